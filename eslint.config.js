@@ -1,0 +1,44 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", ".data/**", ".tools/**", "e2e/artifacts/**", "e2e/test-results/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["*.ts"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/switch-exhaustiveness-check": "error",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { arguments: false, attributes: false } }],
+      "@typescript-eslint/no-non-null-assertion": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Configuration is parsed once in shared/src/config.ts; nothing else reads the environment.
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through loadConfig() in shared/src/config.ts." },
+      ],
+    },
+  },
+  {
+    files: [
+      "shared/src/config.ts",
+      "shared/src/devtools/**",
+      "shared/src/testing/**",
+      "e2e/**",
+      "bench/**",
+      "**/*.test.ts",
+      "*.config.ts",
+      "*/vite.config.ts",
+    ],
+    rules: { "no-restricted-properties": "off" },
+  },
+  { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+);

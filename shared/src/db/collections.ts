@@ -1,0 +1,102 @@
+// Collection names, their document types and their indexes, declared together
+// (DESIGN §2). Routers and tools never touch MongoClient; they get these.
+import type { Collection, CreateIndexesOptions, Db, IndexSpecification } from "mongodb";
+import type {
+  AssertionReplayDoc,
+  CollectionDoc,
+  EventDoc,
+  LoginCodeDoc,
+  PageDoc,
+  RateLimitDoc,
+  RegistrationDoc,
+  RevisionDoc,
+  RowDoc,
+  SessionDoc,
+  TokenDoc,
+  UserDoc,
+  WorkspaceDoc,
+} from "./documents";
+
+interface IndexDecl {
+  key: IndexSpecification;
+  options: CreateIndexesOptions & { name: string };
+}
+
+const idx = (name: string, key: Record<string, 1 | -1>, unique = false): IndexDecl => ({
+  key,
+  options: unique ? { name, unique: true } : { name },
+});
+
+const SCHEMA = {
+  users: { doc: {} as UserDoc, indexes: [idx("email_unique", { email: 1 }, true)] },
+  sessions: { doc: {} as SessionDoc, indexes: [idx("user", { userId: 1 }), idx("expires", { expiresAt: 1 })] },
+  loginCodes: {
+    doc: {} as LoginCodeDoc,
+    indexes: [idx("purpose_subject_unique", { purpose: 1, subject: 1 }, true), idx("expires", { expiresAt: 1 })],
+  },
+  workspaces: {
+    doc: {} as WorkspaceDoc,
+    indexes: [idx("slug_unique", { slug: 1 }, true), idx("member", { "members.userId": 1 })],
+  },
+  collections: {
+    doc: {} as CollectionDoc,
+    indexes: [idx("workspace_slug_unique", { workspaceId: 1, slug: 1 }, true)],
+  },
+  pages: {
+    doc: {} as PageDoc,
+    indexes: [idx("slug_unique", { slug: 1 }, true), idx("workspace_slug", { workspaceId: 1, slug: 1 })],
+  },
+  revisions: {
+    doc: {} as RevisionDoc,
+    indexes: [idx("page_version_unique", { pageId: 1, version: 1 }, true)],
+  },
+  rows: { doc: {} as RowDoc, indexes: [idx("collection_id", { collectionId: 1, _id: 1 })] },
+  tokens: { doc: {} as TokenDoc, indexes: [idx("hash_unique", { hash: 1 }, true), idx("owner", { ownerId: 1 })] },
+  registrations: { doc: {} as RegistrationDoc, indexes: [idx("status_deadline", { status: 1, claimDeadline: 1 })] },
+  rateLimits: { doc: {} as RateLimitDoc, indexes: [idx("window_end", { windowEnd: 1 })] },
+  events: { doc: {} as EventDoc, indexes: [idx("workspace_at", { workspaceId: 1, at: -1 })] },
+  assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
+} as const;
+
+export type CollectionName = keyof typeof SCHEMA;
+export type Collections = { [K in CollectionName]: Collection<(typeof SCHEMA)[K]["doc"]> };
+
+export const COLLECTION_NAMES = Object.keys(SCHEMA) as CollectionName[];
+
+export function collections(db: Db): Collections {
+  const out = {} as Record<CollectionName, Collection>;
+  for (const name of COLLECTION_NAMES) out[name] = db.collection(name);
+  return out as unknown as Collections;
+}
+
+/**
+ * Creates every declared index that is missing; safe at every start and from many processes.
+ * Only missing indexes are created, one at a time: FerretDB v1 (SQLite) drops the connection
+ * when asked to create an index that already exists, so a lost race is settled by looking
+ * again rather than by the server's idempotence.
+ */
+export async function ensureIndexes(db: Db): Promise<void> {
+  for (const name of COLLECTION_NAMES) {
+    const decls: readonly IndexDecl[] = SCHEMA[name].indexes;
+    const existing = await indexNames(db, name);
+    for (const d of decls) {
+      if (existing.has(d.options.name)) continue;
+      try {
+        await db.collection(name).createIndex(d.key, d.options);
+      } catch (err) {
+        if (!(await indexNames(db, name)).has(d.options.name)) throw err;
+      }
+    }
+  }
+}
+
+async function indexNames(db: Db, name: string): Promise<Set<string>> {
+  try {
+    const list = await db.collection(name).listIndexes().toArray();
+    return new Set(list.map((i) => String(i.name)));
+  } catch (err) {
+    // A collection that does not exist yet has no indexes.
+    if ((err as { codeName?: string }).codeName === "NamespaceNotFound") return new Set();
+    throw err;
+  }
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError, withDbErrors } from "../errors";
+import { testDatabase } from "../testing/index";
+import { ensureIndexes, type Database, type UserDoc } from "./index";
+
+let database: Database & { drop(): Promise<void> };
+
+beforeAll(async () => {
+  database = await testDatabase("shared_db");
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const user = (id: string, email: string): UserDoc => ({
+  _id: id,
+  email,
+  confirmedAt: null,
+  defaultWorkspaceId: null,
+  createdAt: new Date("2026-01-02T03:04:05.000Z"),
+});
+
+describe("typed collections on the real database", () => {
+  it("reads back a document written through shared", async () => {
+    await database.c.users.insertOne(user("usr_a", "a@example.com"));
+    const found = await database.c.users.findOne({ _id: "usr_a" });
+    expect(found).toEqual(user("usr_a", "a@example.com"));
+    expect(found?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("turns a unique-index violation into the domain conflict error", async () => {
+    await database.c.users.insertOne(user("usr_b", "b@example.com"));
+    const err = await withDbErrors(
+      () => database.c.users.insertOne(user("usr_c", "b@example.com")),
+      "That e-mail address is taken.",
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe("conflict");
+    expect((err as AppError).rule.http).toBe(409);
+    expect((err as AppError).message).toBe("That e-mail address is taken.");
+    expect(await database.c.users.countDocuments({ email: "b@example.com" })).toBe(1);
+  });
+
+  it("creates indexes idempotently", async () => {
+    await ensureIndexes(database.db);
+    await ensureIndexes(database.db);
+    const names = (await database.c.pages.indexes()).map((i) => i.name);
+    expect(names).toEqual(expect.arrayContaining(["slug_unique", "workspace_slug"]));
+  });
+
+  it("leaves other errors untouched", async () => {
+    const err = await withDbErrors(() => Promise.reject(new TypeError("boom"))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+  });
+});

@@ -1,0 +1,203 @@
+// Document types of every collection. Ids are strings (DESIGN §2); times are Dates.
+
+export type Role = "owner" | "editor" | "viewer";
+export type Visibility = "private" | "public";
+export type Scope = "mcp:read" | "mcp:write";
+export type TokenKind = "user" | "anonymous" | "claimed_anonymous" | "verified_email" | "oauth";
+
+/** Who did something: a person, or an agent (token) acting for a person or for nobody yet. */
+export interface Actor {
+  kind: "user" | "agent";
+  userId: string | null;
+  tokenId?: string;
+  label: string;
+}
+
+export interface UserDoc {
+  _id: string;
+  email: string;
+  confirmedAt: Date | null;
+  defaultWorkspaceId: string | null;
+  createdAt: Date;
+}
+
+export interface SessionDoc {
+  /** SHA-256 of the session id; the id itself lives only in the browser's cookie. */
+  _id: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  lastSeenAt: Date;
+}
+
+export type CodePurpose = "sign_in" | "claim" | "verified_email";
+
+export interface LoginCodeDoc {
+  _id: string;
+  purpose: CodePurpose;
+  /** What the code unlocks: the e-mail address for sign-in, the registration id for claims. */
+  subject: string;
+  email: string;
+  /** HMAC(SECRET_KEY, subject + code); the code itself is only in the e-mail. */
+  codeHash: string;
+  attempts: number;
+  usedAt: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface Member {
+  userId: string;
+  role: Role;
+  addedAt: Date;
+}
+
+export interface SandboxInfo {
+  registrationId: string;
+  state: "unclaimed" | "claimed" | "expired";
+  hiddenAt: Date | null;
+  deleteAfter: Date | null;
+}
+
+export interface WorkspaceDoc {
+  _id: string;
+  slug: string;
+  name: string;
+  visibility: Visibility;
+  ownerId: string | null;
+  members: Member[];
+  sandbox: SandboxInfo | null;
+  /** Tokens the owner has cut off this workspace (SPEC §1 rule 3). */
+  blockedTokenIds: string[];
+  usage: { pages: number; bytes: number };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type ColumnType = "text" | "number" | "boolean" | "date" | "url" | "select";
+
+export interface ColumnDef {
+  name: string;
+  type: ColumnType;
+  required: boolean;
+  options?: string[];
+}
+
+export interface CollectionDoc {
+  _id: string;
+  workspaceId: string;
+  slug: string;
+  name: string;
+  kind: "pages" | "table";
+  isDefault: boolean;
+  columns: ColumnDef[];
+  createdAt: Date;
+}
+
+export interface PartDoc {
+  id: string;
+  kind: "markdown" | "html" | "table_view";
+  body: string;
+  position: number;
+}
+
+export interface PageDoc {
+  /** The pageId (UUID). */
+  _id: string;
+  slug: string;
+  workspaceId: string;
+  collectionId: string;
+  title: string;
+  summary: string;
+  parts: PartDoc[];
+  version: number;
+  bytes: number;
+  /** Rendered on write so that a read is a lookup. */
+  html: string;
+  etag: string;
+  createdBy: Actor;
+  updatedBy: Actor;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface RevisionDoc {
+  _id: string;
+  pageId: string;
+  workspaceId: string;
+  version: number;
+  title: string;
+  summary: string;
+  parts: PartDoc[];
+  actor: Actor;
+  createdAt: Date;
+}
+
+export interface RowDoc {
+  _id: string;
+  workspaceId: string;
+  collectionId: string;
+  values: Record<string, string | number | boolean | null>;
+  version: number;
+  bytes: number;
+  createdBy: Actor;
+  updatedBy: Actor;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TokenDoc {
+  _id: string;
+  /** SHA-256 of the whole credential. */
+  hash: string;
+  /** What may be shown later: the prefix and the first characters of the secret. */
+  hint: string;
+  ownerId: string | null;
+  kind: TokenKind;
+  scopes: Scope[];
+  /** null: every workspace the owner can reach; otherwise only these. */
+  workspaceIds: string[] | null;
+  label: string;
+  agentLabel: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export interface RegistrationDoc {
+  _id: string;
+  type: "anonymous" | "verified_email";
+  status: "unclaimed" | "claimed" | "expired" | "deleted" | "otp_sent";
+  tokenId: string | null;
+  workspaceId: string | null;
+  agentLabel: string | null;
+  email: string | null;
+  requesterIp: string | null;
+  claimDeadline: Date;
+  claimedBy: string | null;
+  claimedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface RateLimitDoc {
+  /** `${bucket}:${key}:${windowStartMs}` */
+  _id: string;
+  count: number;
+  windowEnd: Date;
+}
+
+export interface EventDoc {
+  _id: string;
+  workspaceId: string;
+  type: string;
+  actor: Actor;
+  target: { kind: "page" | "row" | "collection" | "workspace" | "member" | "token"; id: string; label: string };
+  at: Date;
+}
+
+export interface AssertionReplayDoc {
+  /** `${iss}|${jti}` */
+  _id: string;
+  expiresAt: Date;
+}

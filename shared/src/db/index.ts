@@ -1,0 +1,43 @@
+import { MongoClient, type Db } from "mongodb";
+import { collections, ensureIndexes, type Collections } from "./collections";
+
+export type * from "./documents";
+export { COLLECTION_NAMES, collections, ensureIndexes, type CollectionName, type Collections } from "./collections";
+
+/** A connected database: what every domain function receives. */
+export interface Database {
+  client: MongoClient;
+  db: Db;
+  c: Collections;
+}
+
+export interface ConnectOptions {
+  /** How long an operation may wait for a reachable server before failing (ms). */
+  serverSelectionTimeoutMS?: number;
+  appName?: string;
+}
+
+/** Connects, checks the server answers, and makes sure every index exists. */
+export async function connectDatabase(uri: string, dbName: string, opts: ConnectOptions = {}): Promise<Database> {
+  const client = new MongoClient(uri, {
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5_000,
+    appName: opts.appName ?? "atelier",
+  });
+  await client.connect();
+  const db = client.db(dbName);
+  await ensureIndexes(db);
+  return { client, db, c: collections(db) };
+}
+
+/** True when the database answers a ping within `timeoutMS`. */
+export async function pingDatabase(database: Database, timeoutMS = 1_500): Promise<boolean> {
+  try {
+    await Promise.race([
+      database.db.command({ ping: 1 }),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("ping timed out")), timeoutMS).unref()),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}

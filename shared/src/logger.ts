@@ -1,0 +1,32 @@
+// Structured logs (pino). Secrets never reach a log line: credentials, cookies, codes and
+// OTPs are redacted wherever they appear, and request bodies are never logged.
+import { pino, type Logger, type LoggerOptions } from "pino";
+
+export type { Logger };
+
+export const REDACT_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "*.authorization",
+  "*.cookie",
+  "*.credential",
+  "*.secret",
+  "*.otp",
+  "*.code",
+  "*.claim_token",
+  "*.sessionId",
+  "*.password",
+  "*.SECRET_KEY",
+];
+
+export function createLogger(opts: { name: string; level: string; destination?: pino.DestinationStream }): Logger {
+  const options: LoggerOptions = {
+    name: opts.name,
+    level: opts.level,
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return opts.destination ? pino(options, opts.destination) : pino(options);
+}

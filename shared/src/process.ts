@@ -1,0 +1,40 @@
+// Running an HTTP server until a signal: stop accepting, let in-flight requests finish,
+// close what the process holds (the database), then exit.
+import type { Server } from "node:http";
+import type { Logger } from "./logger";
+
+export interface ServeOptions {
+  server: Server;
+  logger: Logger;
+  /** Closed after the HTTP server has drained (the database, timers). */
+  onClosed: () => Promise<void>;
+  /** How long in-flight requests may take before their connections are cut. */
+  graceMs?: number;
+}
+
+export function shutdownOnSignals({ server, logger, onClosed, graceMs = 10_000 }: ServeOptions): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
+    const force = setTimeout(() => {
+      logger.warn("grace period over; closing remaining connections");
+      server.closeAllConnections();
+    }, graceMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      onClosed()
+        .catch((err: unknown) => logger.error({ err }, "error while closing"))
+        .finally(() => {
+          logger.info("stopped");
+          process.exit(0);
+        });
+    });
+    // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+    server.closeIdleConnections();
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}

@@ -1,0 +1,34 @@
+// Test helpers for files that need the real database. The vitest global setup starts one
+// embedded database per run; each test file works in a database of its own.
+import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
+import { connectDatabase, type Database } from "../db/index";
+
+export { capturingLogger, testConfig } from "./deps";
+export { listen } from "./http";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    mongoUri: string;
+  }
+}
+
+export function testMongoUri(): string {
+  return inject("mongoUri");
+}
+
+export type TestDatabase = Database & { name: string; drop(): Promise<void> };
+
+/** A fresh, empty database with every index, dropped again by `drop()`. */
+export async function testDatabase(label = "t"): Promise<TestDatabase> {
+  const name = `${label.replace(/[^A-Za-z0-9]/g, "").slice(0, 20)}_${randomBytes(6).toString("hex")}`;
+  const database = await connectDatabase(testMongoUri(), name, { serverSelectionTimeoutMS: 10_000 });
+  return {
+    ...database,
+    name,
+    async drop() {
+      await database.db.dropDatabase().catch(() => {});
+      await database.client.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app";
+import "./styles.css";
+import { makeQueryClient, makeTrpcClient, TRPCProvider } from "./trpc";
+
+function Root() {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(makeTrpcClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <App />
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}
+
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  );
+}

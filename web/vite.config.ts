@@ -1,0 +1,24 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// In development Vite is the one public origin (DESIGN §1, §9): /app is the SPA, /mcp goes
+// to the sidecar, everything else to the server. The dev runner passes the ports.
+const env = process.env;
+const serverUrl = `http://127.0.0.1:${env.SERVER_PORT ?? "3001"}`;
+const sidecarUrl = `http://127.0.0.1:${env.SIDECAR_PORT ?? "3002"}`;
+
+export default defineConfig({
+  base: "/app/",
+  plugins: [react()],
+  server: {
+    host: "127.0.0.1",
+    port: Number(env.PORT ?? 3000),
+    strictPort: true,
+    proxy: {
+      "^/mcp(/|$|\\?)": { target: sidecarUrl, xfwd: true },
+      "^/(?!app(/|$))": { target: serverUrl, xfwd: true },
+    },
+  },
+  preview: { port: Number(env.PORT ?? 3000) },
+  build: { outDir: "dist", sourcemap: true },
+});
