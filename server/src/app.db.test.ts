@@ -1,5 +1,6 @@
 import path from "node:path";
 import { connectDatabase } from "@atelier/shared/db";
+import { createMailer } from "@atelier/shared/domain/mail";
 import { REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
 import { capturingLogger, listen, testConfig, testDatabase, type TestDatabase } from "@atelier/shared/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ describe("server /healthz", () => {
 
   it("answers 200 with the database reachable", async () => {
     const { logger } = capturingLogger();
-    const srv = await listen(createApp({ config: testConfig(), database, logger }));
+    const srv = await listen(createApp({ config: testConfig(), database, logger, mailer: createMailer(testConfig()) }));
     const res = await fetch(`${srv.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ok", database: "ok" });
@@ -25,7 +26,7 @@ describe("server /healthz", () => {
 
   it("answers an unknown route with the JSON error shape", async () => {
     const { logger } = capturingLogger();
-    const srv = await listen(createApp({ config: testConfig(), database, logger }));
+    const srv = await listen(createApp({ config: testConfig(), database, logger, mailer: createMailer(testConfig()) }));
     const res = await fetch(`${srv.url}/nope`);
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -49,7 +50,7 @@ describe("server /healthz while the database is down", () => {
   it("answers 503 while the database is down and 200 again once it is back", async () => {
     const database = await connectDatabase(db.uri, "health", { serverSelectionTimeoutMS: 1_000 });
     const { logger } = capturingLogger();
-    const srv = await listen(createApp({ config: testConfig(), database, logger }));
+    const srv = await listen(createApp({ config: testConfig(), database, logger, mailer: createMailer(testConfig()) }));
     expect((await fetch(`${srv.url}/healthz`)).status).toBe(200);
 
     await db.stop();

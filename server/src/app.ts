@@ -1,10 +1,12 @@
 import { trustProxySetting } from "@atelier/shared/config";
+import { AppError } from "@atelier/shared/errors";
 import { createExpressMiddleware } from "@trpc/server/adapters/express";
 import express, { type Express } from "express";
 import { createHttpLogger } from "@atelier/shared/http-log";
 import { createContextFactory, type Deps } from "./context";
 import { healthHandler } from "@atelier/shared/health";
 import { errorHandler, notFound } from "./http/errors";
+import { sameOriginOnly } from "./http/same-origin";
 import { appRouter } from "./router";
 
 export function createApp(deps: Deps): Express {
@@ -13,11 +15,18 @@ export function createApp(deps: Deps): Express {
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.use(createHttpLogger(deps.logger));
   app.get("/healthz", healthHandler(deps.database));
+  app.use(sameOriginOnly(deps.config.BASE_URL));
   app.use(
     "/api/trpc",
     createExpressMiddleware({
       router: appRouter,
       createContext: createContextFactory(deps),
+      maxBodySize: 1_100_000,
+      // A throttled call says when to come back (Retry-After), as every 429 here does.
+      responseMeta: ({ errors }) => {
+        const retryAfter = errors.map((e) => (e.cause instanceof AppError ? e.cause.retryAfter : undefined)).find((r) => r !== undefined);
+        return retryAfter === undefined ? {} : { headers: { "Retry-After": String(retryAfter) } };
+      },
       onError: ({ error, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") deps.logger.error({ err: error, path }, "tRPC error");
       },

@@ -1,5 +1,6 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
+import { createMailer } from "@atelier/shared/domain/mail";
 import { createLogger } from "@atelier/shared/logger";
 import { shutdownOnSignals } from "@atelier/shared/process";
 import { createApp } from "./app";
@@ -7,7 +8,13 @@ import { createApp } from "./app";
 const config = loadConfigOrExit();
 const logger = createLogger({ name: "server", level: config.LOG_LEVEL });
 const database = await connectWithRetry(config, logger, "atelier-server");
-const server = createApp({ config, database, logger }).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
+const mailer = createMailer(config);
+if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the development outbox in DATA_DIR/outbox and the console");
+const server = createApp({ config, database, logger, mailer }).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
-shutdownOnSignals({ server, logger, onClosed: () => database.client.close() });
+shutdownOnSignals({ server, logger, onClosed: async () => {
+    mailer.close();
+    await database.client.close();
+  },
+});

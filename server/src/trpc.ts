@@ -1,15 +1,44 @@
 // initTRPC once. Domain errors (AppError) become tRPC errors through the one table in
-// @atelier/shared/errors; the SPA reads `data.appCode` for the stable code.
+// @atelier/shared/errors; the SPA reads `data.appCode` for the stable code. Input that
+// fails its schema is a 400 whose message names each field at fault.
 import { AppError, ERROR_TABLE, translateDbError, type ErrorCode } from "@atelier/shared/errors";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { Context } from "./context";
 
+interface Issue {
+  path: string;
+  message: string;
+}
+
+function inputIssues(cause: unknown): Issue[] | null {
+  const issues = (cause as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(issues)) return null;
+  return issues.map((i: { path?: PropertyKey[] | { key: PropertyKey }[]; message?: string }) => ({
+    path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".") || "(input)",
+    message: i.message ?? "is invalid",
+  }));
+}
+
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause as { code?: unknown } | undefined;
-    const appCode =
-      cause && typeof cause.code === "string" && cause.code in ERROR_TABLE ? (cause.code as ErrorCode) : null;
-    return { ...shape, data: { ...shape.data, stack: undefined, appCode } };
+    const appCode = cause && typeof cause.code === "string" && cause.code in ERROR_TABLE ? (cause.code as ErrorCode) : null;
+    const issues = error.code === "BAD_REQUEST" ? inputIssues(error.cause) : null;
+    return {
+      ...shape,
+      message: issues
+        ? issues.map((i) => `${i.path}: ${i.message}`).join("; ")
+        : error.code === "INTERNAL_SERVER_ERROR"
+          ? "Something went wrong on our side."
+          : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        appCode: appCode ?? (issues ? "invalid_request" : null),
+        issues,
+      },
+    };
   },
 });
 

@@ -6,6 +6,7 @@ import { connectDatabase, type Database } from "../db/index";
 
 export { capturingLogger, testConfig } from "./deps";
 export { listen } from "./http";
+export { extractCode, startSmtpCapture, type CapturedMail, type SmtpCapture } from "./smtp";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,0 +1,88 @@
+// A whole server for tests: the real app on a loopback port, the real database (a fresh
+// one per call), real SMTP to a server inside the test, and a logger whose lines are kept.
+import { createMailer } from "@atelier/shared/domain/mail";
+import {
+  capturingLogger,
+  listen,
+  startSmtpCapture,
+  testConfig,
+  testDatabase,
+  type SmtpCapture,
+  type TestDatabase,
+} from "@atelier/shared/testing";
+import type { Config } from "@atelier/shared/config";
+import { createApp } from "./app";
+import type { Deps } from "./context";
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  database: TestDatabase;
+  smtp: SmtpCapture;
+  logLines: string[];
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, label = "srv"): Promise<TestServer> {
+  const smtp = await startSmtpCapture();
+  const database = await testDatabase(label);
+  const config = testConfig({ SMTP_URL: smtp.url, ...env });
+  const { logger, lines } = capturingLogger("debug");
+  const mailer = createMailer(config);
+  const deps: Deps = { config, database, logger, mailer };
+  const http = await listen(createApp(deps));
+  return {
+    url: http.url,
+    config,
+    database,
+    smtp,
+    logLines: lines,
+    deps,
+    async close() {
+      await http.close();
+      mailer.close();
+      await smtp.close();
+      await database.drop();
+    },
+  };
+}
+
+/** A tiny cookie-keeping HTTP client for one browser. */
+export class Browser {
+  cookie = "";
+  constructor(
+    readonly base: string,
+    readonly origin: string = base,
+  ) {}
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookie) headers.set("cookie", this.cookie);
+    if (init.method && init.method !== "GET" && !headers.has("origin")) headers.set("origin", this.origin);
+    const res = await fetch(`${this.base}${path}`, { ...init, headers, redirect: "manual" });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      if (!pair) continue;
+      const [name] = pair.split("=");
+      const rest = this.cookie.split("; ").filter((p) => p && !p.startsWith(`${name}=`));
+      if (!/=$/.test(pair) && !/expires=Thu, 01 Jan 1970/i.test(c)) rest.push(pair);
+      this.cookie = rest.join("; ");
+    }
+    return res;
+  }
+
+  /** Calls a tRPC mutation with a plain JSON body (no transformer). */
+  mutation(path: string, input?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request(`/api/trpc/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: input === undefined ? undefined : JSON.stringify(input),
+    });
+  }
+
+  query(path: string, input?: unknown): Promise<Response> {
+    const q = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+    return this.request(`/api/trpc/${path}${q}`);
+  }
+}
