@@ -5,6 +5,7 @@ import express, { type Express } from "express";
 import { createHttpLogger } from "@atelier/shared/http-log";
 import { createContextFactory, type Deps } from "./context";
 import { healthHandler } from "@atelier/shared/health";
+import { artifactRoutes } from "./features/artifacts/artifacts.routes";
 import { errorHandler, notFound } from "./http/errors";
 import { sameOriginOnly } from "./http/same-origin";
 import { appRouter } from "./router";
@@ -12,6 +13,8 @@ import { appRouter } from "./router";
 export function createApp(deps: Deps): Express {
   const app = express();
   app.disable("x-powered-by");
+  // ETags are ours (artifact routes); Express's automatic ones would hash every body.
+  app.set("etag", false);
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.use(createHttpLogger(deps.logger));
   app.get("/healthz", healthHandler(deps.database));
@@ -32,6 +35,7 @@ export function createApp(deps: Deps): Express {
       },
     }),
   );
+  app.use(artifactRoutes(deps));
   app.get("/", (_req, res) => res.redirect(308, "/app/"));
   app.use(notFound);
   app.use(errorHandler);

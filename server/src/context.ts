@@ -1,13 +1,13 @@
 import type { Config } from "@atelier/shared/config";
-import type { Database, UserDoc } from "@atelier/shared/db";
+import type { Database } from "@atelier/shared/db";
+import type { Principal } from "@atelier/shared/domain/access";
 import type { Mailer } from "@atelier/shared/domain/mail";
 import { resolveSession } from "@atelier/shared/domain/sessions";
 import type { Logger } from "@atelier/shared/logger";
 import type { Request, Response } from "express";
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from "./http/session-cookie";
 
-/** Who is asking: a signed-in person (session cookie), or nobody. */
-export type Principal = { kind: "nobody" } | { kind: "user"; user: UserDoc; sessionId: string };
+export type { Principal };
 
 export interface Deps {
   config: Config;
@@ -23,27 +23,34 @@ export interface SessionCookieJar {
 }
 
 export interface Context extends Deps {
+  /** A browser request is a person (session cookie) or nobody; bearer tokens are /mcp's. */
   principal: Principal;
+  /** The session id behind `principal`, when there is one. */
+  sessionId: string | null;
   cookies: SessionCookieJar;
 }
 
 const noCookies: SessionCookieJar = { set: () => {}, clear: () => {} };
 
 /** The context without HTTP: what tests use with createCaller. */
-export function createContextInner(deps: Deps, principal: Principal = { kind: "nobody" }, cookies = noCookies): Context {
-  return { ...deps, principal, cookies };
+export function createContextInner(
+  deps: Deps,
+  session: { principal: Principal; sessionId: string | null } = { principal: { kind: "nobody" }, sessionId: null },
+  cookies = noCookies,
+): Context {
+  return { ...deps, ...session, cookies };
 }
 
-export async function principalFromRequest(deps: Deps, req: Request): Promise<Principal> {
+/** The person behind the request's session cookie, or nobody. */
+export async function sessionFromRequest(deps: Deps, req: Request): Promise<{ principal: Principal; sessionId: string | null }> {
   const sessionId = readSessionCookie(req, deps.config.BASE_URL);
-  if (!sessionId) return { kind: "nobody" };
-  const user = await resolveSession(deps.database, sessionId);
-  return user ? { kind: "user", user, sessionId } : { kind: "nobody" };
+  const user = sessionId ? await resolveSession(deps.database, sessionId) : null;
+  return user && sessionId ? { principal: { kind: "user", user }, sessionId } : { principal: { kind: "nobody" }, sessionId: null };
 }
 
 export function createContextFactory(deps: Deps) {
   return async ({ req, res }: { req: Request; res: Response }): Promise<Context> =>
-    createContextInner(deps, await principalFromRequest(deps, req), {
+    createContextInner(deps, await sessionFromRequest(deps, req), {
       set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
       clear: () => clearSessionCookie(res, deps.config.BASE_URL),
     });

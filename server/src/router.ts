@@ -1,12 +1,16 @@
 import { authRouter } from "./features/auth/auth.router";
 import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
+import { pagesRouter } from "./features/pages/pages.router";
+import { workspacesRouter } from "./features/workspaces/workspaces.router";
 import { router } from "./trpc";
 
 export const appRouter = router({
   system: healthRouter,
   auth: authRouter,
   me: meRouter,
+  workspaces: workspacesRouter,
+  pages: pagesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -86,3 +86,23 @@ export class Browser {
     return this.request(`/api/trpc/${path}${q}`);
   }
 }
+
+/** Signs a person in through the real HTTP flow (code by SMTP) and returns their browser. */
+export async function signIn(srv: TestServer, email: string): Promise<Browser> {
+  const { extractCode } = await import("@atelier/shared/testing");
+  const b = new Browser(srv.url);
+  const before = srv.smtp.messages.length;
+  const res = await b.mutation("auth.requestCode", { email });
+  if (res.status !== 200) throw new Error(`requestCode: ${res.status} ${await res.text()}`);
+  const code = extractCode((await srv.smtp.waitFor(email, before)).raw);
+  const ok = await b.mutation("auth.verifyCode", { email, code });
+  if (ok.status !== 200) throw new Error(`verifyCode: ${ok.status} ${await ok.text()}`);
+  return b;
+}
+
+/** The `result.data` of a tRPC answer, or throws with the error. */
+export async function trpcData<T>(res: Response): Promise<T> {
+  const body = (await res.json()) as { result?: { data: T }; error?: unknown };
+  if (!body.result) throw new Error(`tRPC error ${res.status}: ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}

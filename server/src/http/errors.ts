@@ -12,10 +12,11 @@ export const errorHandler: ErrorRequestHandler = (rawErr: unknown, req, res, _ne
   // body-parser errors (malformed JSON, too large, bad charset) carry a 4xx status.
   const status = (err as { status?: unknown }).status;
   if (!(err instanceof AppError) && typeof status === "number" && status >= 400 && status < 500) {
-    err =
-      status === 413
-        ? new AppError("payload_too_large", "The request body is too large.")
-        : new AppError("invalid_request", "The request body could not be read as JSON.");
+    // SPEC §7: an invalid body is a 400, whatever is wrong with it.
+    err = new AppError(
+      "invalid_request",
+      status === 413 ? "The request body is too large." : "The request body could not be read as JSON.",
+    );
   }
   if (err instanceof AppError) {
     if (err.retryAfter !== undefined) res.set("Retry-After", String(err.retryAfter));

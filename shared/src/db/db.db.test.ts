@@ -48,6 +48,24 @@ describe("typed collections on the real database", () => {
     expect(names).toEqual(expect.arrayContaining(["slug_unique", "workspace_slug"]));
   });
 
+  // Atelier relies on MongoDB's single-document atomicity (one winner per claim, version
+  // checks, counters); the embedded FerretDB must give the same guarantee.
+  it("counts every one of fifty concurrent $inc on one document", async () => {
+    const coll = database.db.collection<{ _id: string; n: number }>("atomic_inc");
+    await coll.insertOne({ _id: "c", n: 0 });
+    await Promise.all(Array.from({ length: 50 }, () => coll.updateOne({ _id: "c" }, { $inc: { n: 1 } })));
+    expect((await coll.findOne({ _id: "c" }))?.n).toBe(50);
+  });
+
+  it("lets exactly one of twenty concurrent conditional updates win", async () => {
+    const coll = database.db.collection<{ _id: string; v: number; by?: number }>("atomic_cas");
+    await coll.insertOne({ _id: "p", v: 1 });
+    const updates = await Promise.all(Array.from({ length: 20 }, (_, i) => coll.updateOne({ _id: "p", v: 1 }, { $set: { v: 2, by: i } })));
+    expect(updates.filter((r) => r.modifiedCount === 1)).toHaveLength(1);
+    const finds = await Promise.all(Array.from({ length: 20 }, (_, i) => coll.findOneAndUpdate({ _id: "p", v: 2 }, { $set: { v: 3, by: i } })));
+    expect(finds.filter((r) => r !== null)).toHaveLength(1);
+  });
+
   it("leaves other errors untouched", async () => {
     const err = await withDbErrors(() => Promise.reject(new TypeError("boom"))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TypeError);

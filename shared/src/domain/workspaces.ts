@@ -2,7 +2,9 @@
 import type { Database, Role, SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
 import { AppError, translateDbError } from "../errors";
 import { newId } from "../ids";
+import { actorOf, assertCan, can, type Principal } from "./access";
 import { now } from "./clock";
+import { recordEvent } from "./events";
 
 export const DEFAULT_COLLECTION_SLUG = "pages";
 
@@ -77,4 +79,129 @@ export async function getWorkspaceBySlug(database: Database, slug: string): Prom
   const ws = await database.c.workspaces.findOne({ slug });
   if (!ws) throw new AppError("not_found", "No such workspace.");
   return ws;
+}
+
+/**
+ * The workspace a write goes to: the named one, or the caller's default — a person's
+ * default workspace; for a token, the one workspace it is restricted to, else its owner's
+ * default. A missing default is `not_found`.
+ */
+export async function resolveWorkspaceForWrite(database: Database, principal: Principal, slug?: string): Promise<WorkspaceDoc> {
+  if (slug !== undefined) {
+    const ws = await database.c.workspaces.findOne({ slug });
+    if (!ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such workspace.");
+    return ws;
+  }
+  let id: string | null = null;
+  if (principal.kind === "user") id = principal.user.defaultWorkspaceId;
+  else if (principal.kind === "token") {
+    const t = principal.token;
+    if (t.workspaceIds?.length === 1) id = t.workspaceIds[0] ?? null;
+    else if (t.ownerId) id = (await database.c.users.findOne({ _id: t.ownerId }, { projection: { defaultWorkspaceId: 1 } }))?.defaultWorkspaceId ?? null;
+  } else throw new AppError("unauthorized", "Sign in first.");
+  const ws = id ? await database.c.workspaces.findOne({ _id: id }) : null;
+  if (!ws) throw new AppError("not_found", "Your default workspace does not exist.");
+  return ws;
+}
+
+/** A workspace the principal may read, by slug; `not_found` otherwise. */
+export async function getReadableWorkspace(database: Database, principal: Principal, slug: string): Promise<WorkspaceDoc> {
+  const ws = await database.c.workspaces.findOne({ slug });
+  if (!ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such workspace.");
+  return ws;
+}
+
+/** Workspaces the principal belongs to (for a token: those it can reach), newest first. */
+export async function listWorkspacesFor(database: Database, principal: Principal): Promise<WorkspaceDoc[]> {
+  switch (principal.kind) {
+    case "nobody":
+      return [];
+    case "user":
+      return database.c.workspaces.find({ "members.userId": principal.user._id, "sandbox.hiddenAt": { $in: [null] } }).sort({ createdAt: -1 }).limit(500).toArray();
+    case "token": {
+      const t = principal.token;
+      const filter =
+        t.workspaceIds !== null ? { _id: { $in: t.workspaceIds } } : t.ownerId ? { "members.userId": t.ownerId } : { _id: { $in: [] as string[] } };
+      const found = await database.c.workspaces.find(filter).sort({ createdAt: -1 }).limit(500).toArray();
+      return found.filter((ws) => can(principal, ws, "read"));
+    }
+  }
+}
+
+export function workspaceView(ws: WorkspaceDoc, principal: Principal) {
+  const role = principal.kind === "user" ? roleOf(ws, principal.user._id) : principal.kind === "token" && principal.token.ownerId ? roleOf(ws, principal.token.ownerId) : null;
+  return {
+    id: ws._id,
+    slug: ws.slug,
+    name: ws.name,
+    visibility: ws.visibility,
+    role,
+    can_write: can(principal, ws, "write"),
+    can_manage: can(principal, ws, "manage"),
+    sandbox: ws.sandbox ? { state: ws.sandbox.state } : null,
+    usage: { pages: ws.usage.pages, bytes: ws.usage.bytes },
+    created_at: ws.createdAt.toISOString(),
+  };
+}
+
+/** A new workspace owned by the signed-in person (or the token's owner). */
+export async function createWorkspaceFor(database: Database, principal: Principal, input: { slug: string; name: string }): Promise<WorkspaceDoc> {
+  const ownerId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
+  if (principal.kind === "token" && (principal.token.kind === "anonymous" || !principal.token.scopes.includes("mcp:write"))) {
+    throw new AppError("forbidden", "This token cannot create workspaces.");
+  }
+  if (!ownerId) throw new AppError("unauthorized", "Sign in first.");
+  const ws = await createWorkspace(database, { slug: input.slug, name: input.name, ownerId });
+  await recordEvent(database, { workspaceId: ws._id, type: "workspace.created", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.slug } });
+  return ws;
+}
+
+export async function setVisibility(database: Database, principal: Principal, slug: string, visibility: Visibility): Promise<WorkspaceDoc> {
+  const ws = await getReadableWorkspace(database, principal, slug);
+  assertCan(principal, ws, "manage");
+  if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot be made public.");
+  const t = now();
+  await database.c.workspaces.updateOne({ _id: ws._id }, { $set: { visibility, updatedAt: t } });
+  await recordEvent(database, { workspaceId: ws._id, type: `workspace.${visibility}`, actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.slug } });
+  return { ...ws, visibility, updatedAt: t };
+}
+
+/**
+ * Adds a person to a workspace by e-mail (owners only). An address without an account gets
+ * an unconfirmed one, confirmed on its first sign-in.
+ */
+export async function addMemberByEmail(
+  database: Database,
+  principal: Principal,
+  input: { workspace: string; email: string; role: Role },
+): Promise<{ userId: string; role: Role }> {
+  const ws = await getReadableWorkspace(database, principal, input.workspace);
+  assertCan(principal, ws, "manage");
+  if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot have collaborators.");
+  const email = input.email.trim().toLowerCase();
+  let user = await database.c.users.findOne({ email });
+  if (!user) {
+    const t = now();
+    try {
+      await database.c.users.insertOne({ _id: newId("usr"), email, confirmedAt: null, defaultWorkspaceId: null, createdAt: t });
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 11000) throw err;
+    }
+    user = await database.c.users.findOne({ email });
+    if (!user) throw new AppError("internal_error", "Could not create the account.");
+  }
+  const userId = user._id;
+  const t = now();
+  const changed = await database.c.workspaces.updateOne(
+    { _id: ws._id, "members.userId": { $ne: userId } },
+    { $push: { members: { userId, role: input.role, addedAt: t } }, $set: { updatedAt: t } },
+  );
+  if (changed.modifiedCount === 0) {
+    if (roleOf(ws, userId) === "owner" && input.role !== "owner" && ws.members.filter((m) => m.role === "owner").length === 1) {
+      throw new AppError("forbidden", "A workspace keeps at least one owner.");
+    }
+    await database.c.workspaces.updateOne({ _id: ws._id, "members.userId": userId }, { $set: { "members.$.role": input.role, updatedAt: t } });
+  }
+  await recordEvent(database, { workspaceId: ws._id, type: "member.added", actor: actorOf(principal), target: { kind: "member", id: userId, label: email } });
+  return { userId, role: input.role };
 }

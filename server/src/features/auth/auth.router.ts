@@ -24,7 +24,7 @@ export const authRouter = router({
     }),
 
   signOut: publicProcedure.output(z.object({ signedOut: z.literal(true) })).mutation(async ({ ctx }) => {
-    if (ctx.principal.kind === "user") await endSession(ctx.database, ctx.principal.sessionId);
+    if (ctx.sessionId) await endSession(ctx.database, ctx.sessionId);
     ctx.cookies.clear();
     return { signedOut: true as const };
   }),

@@ -1,0 +1,114 @@
+// The browser routes of SPEC §4.1.
+import { isUtf8 } from "node:buffer";
+import { createPage, artifactUrl, collectionView, getRenderedArtifact } from "@atelier/shared/domain/pages";
+import { AppError } from "@atelier/shared/errors";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { parseInput } from "@atelier/shared/schemas/parse";
+import { SummarySchema, TitleSchema, MAX_BODY_BYTES } from "@atelier/shared/schemas/pages";
+import express, { Router, type Request, type RequestHandler, type Response } from "express";
+import { z } from "zod";
+import { sessionFromRequest, type Deps } from "../../context";
+
+// No allow-same-origin: an artifact's own scripts run in an opaque origin and can never read
+// the app's cookies or call its API.
+const ARTIFACT_CSP =
+  "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms allow-modals allow-downloads; frame-ancestors 'self'";
+
+const NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.25rem;color:#444}</style></head>
+<body><h1>Not found</h1><p>There is no artifact here, or you cannot see it. If it is private, sign in to Atelier first.</p></body></html>`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function sendArtifactHeaders(res: Response): void {
+  res.set({
+    "Content-Type": "text/html; charset=utf-8",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": ARTIFACT_CSP,
+    "Referrer-Policy": "no-referrer",
+  });
+}
+
+function notFound(res: Response): void {
+  sendArtifactHeaders(res);
+  res.set("Cache-Control", "no-store").status(404).send(NOT_FOUND_HTML);
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((t) => {
+    const v = t.trim().replace(/^W\//, "");
+    return v === etag || v === "*";
+  });
+}
+
+function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { pageId: string } | null): RequestHandler {
+  return async (req, res) => {
+    const key = by(req);
+    if (!key) return notFound(res);
+    const { principal } = await sessionFromRequest(deps, req);
+    const found = await getRenderedArtifact(deps.database, principal, key);
+    if (!found) return notFound(res);
+    sendArtifactHeaders(res);
+    if (found.isPublic) {
+      res.set({ ETag: found.etag, "Cache-Control": "public, max-age=0, must-revalidate" });
+      if (etagMatches(req.get("if-none-match"), found.etag)) {
+        res.status(304).end();
+        return;
+      }
+    } else {
+      res.set("Cache-Control", "private, no-store");
+    }
+    res.status(200).send(found.html);
+  };
+}
+
+const HttpCreatePageSchema = z
+  .object({
+    title: TitleSchema,
+    slug: SlugSchema,
+    body_markdown: z.string().refine((s) => Buffer.byteLength(s) <= MAX_BODY_BYTES, "must be at most 1 MiB"),
+    summary: SummarySchema.optional(),
+  })
+  .strict();
+
+const requireSession =
+  (deps: Deps): RequestHandler =>
+  async (req, res, next) => {
+    const session = await sessionFromRequest(deps, req);
+    if (session.principal.kind !== "user") {
+      throw new AppError("unauthorized", "Sign in to the app first; this route takes the app session, not a bearer token.");
+    }
+    res.locals.principal = session.principal;
+    next();
+  };
+
+/** JSON bodies only, valid UTF-8, at most a little over the 1 MiB content limit. */
+export const jsonBody = express.json({
+  limit: MAX_BODY_BYTES + 64 * 1024,
+  strict: true,
+  verify: (_req, _res, buf) => {
+    if (!isUtf8(buf)) throw new AppError("invalid_request", "The request body is not valid UTF-8.");
+  },
+});
+
+export function artifactRoutes(deps: Deps): Router {
+  const r = Router();
+  r.get("/a/:slug", artifactHandler(deps, (req) => (SlugSchema.safeParse(req.params.slug).success ? { slug: String(req.params.slug) } : null)));
+  r.get("/artifacts/:pageId", artifactHandler(deps, (req) => (UUID.test(String(req.params.pageId)) ? { pageId: String(req.params.pageId) } : null)));
+  r.get("/b/:slug", (req, res) => res.redirect(308, `/app/buckets/${encodeURIComponent(String(req.params.slug))}`));
+  r.get("/b/:slug/:pageSlug", (req, res) =>
+    res.redirect(308, `/app/buckets/${encodeURIComponent(String(req.params.slug))}/${encodeURIComponent(String(req.params.pageSlug))}`),
+  );
+  r.post("/api/artifacts/pages", requireSession(deps), jsonBody, async (req, res) => {
+    if (!req.is("application/json")) throw new AppError("invalid_request", "Send a JSON body with Content-Type: application/json.");
+    const input = parseInput(HttpCreatePageSchema, req.body);
+    const { part, collection, page } = await createPage(deps, res.locals.principal, input);
+    res.status(201).json({
+      part: { id: part.id, kind: part.kind, body: part.body, position: part.position },
+      collection: collectionView(collection),
+      artifact_url: artifactUrl(deps.config.BASE_URL, page.slug),
+    });
+  });
+  return r;
+}

@@ -1,0 +1,96 @@
+// The one access function (DESIGN §4). Every adapter asks it; none decides on its own.
+import type { Actor, Role, Scope, TokenDoc, UserDoc, WorkspaceDoc } from "../db/index";
+import { AppError } from "../errors";
+
+/** Who is asking: a signed-in person, an agent's token, or nobody. */
+export type Principal = { kind: "nobody" } | { kind: "user"; user: UserDoc } | { kind: "token"; token: TokenDoc };
+
+/**
+ * read: see the workspace and its pages. write: create, edit, delete content.
+ * manage: visibility, members, share links, cutting agents off (owners only).
+ */
+export type Action = "read" | "write" | "manage";
+
+type AccessWorkspace = Pick<WorkspaceDoc, "_id" | "visibility" | "members" | "sandbox" | "blockedTokenIds" | "ownerId">;
+
+export function isHidden(ws: Pick<WorkspaceDoc, "sandbox">): boolean {
+  return ws.sandbox !== null && (ws.sandbox.hiddenAt !== null || ws.sandbox.state === "expired");
+}
+
+function memberRole(ws: AccessWorkspace, userId: string | null): Role | null {
+  if (!userId) return null;
+  return ws.members.find((m) => m.userId === userId)?.role ?? null;
+}
+
+const ROLE_ALLOWS: Record<Role, Record<Action, boolean>> = {
+  owner: { read: true, write: true, manage: true },
+  editor: { read: true, write: true, manage: false },
+  viewer: { read: true, write: false, manage: false },
+};
+
+export function hasScope(token: Pick<TokenDoc, "scopes">, scope: Scope): boolean {
+  return token.scopes.includes(scope);
+}
+
+/** The role a token acts with in a workspace before its scopes are applied, or null. */
+function tokenRole(token: TokenDoc, ws: AccessWorkspace): Role | null {
+  if (token.workspaceIds !== null && !token.workspaceIds.includes(ws._id)) return null;
+  if (ws.blockedTokenIds.includes(token._id)) return null;
+  // An unclaimed sandbox has no owner yet; its own anonymous token authors in it.
+  if (token.kind === "anonymous") {
+    return ws.sandbox?.state === "unclaimed" && ws.ownerId === null ? "editor" : null;
+  }
+  return memberRole(ws, token.ownerId);
+}
+
+/** Whether `principal` may do `action` in `ws`. */
+export function can(principal: Principal, ws: AccessWorkspace, action: Action): boolean {
+  if (isHidden(ws)) return false;
+  if (action === "read" && ws.visibility === "public") return true;
+  switch (principal.kind) {
+    case "nobody":
+      return false;
+    case "user": {
+      const role = memberRole(ws, principal.user._id);
+      return role !== null && ROLE_ALLOWS[role][action];
+    }
+    case "token": {
+      const role = tokenRole(principal.token, ws);
+      if (role === null || !ROLE_ALLOWS[role][action]) return false;
+      if (action === "read") return hasScope(principal.token, "mcp:read") || hasScope(principal.token, "mcp:write");
+      if (action === "manage" && principal.token.kind === "anonymous") return false;
+      return hasScope(principal.token, "mcp:write");
+    }
+  }
+}
+
+/**
+ * Throws unless allowed. Someone who may not read gets `not_found`, the same answer as for
+ * a workspace that does not exist, so existence does not leak; a reader who may not change
+ * gets `forbidden`.
+ */
+export function assertCan(principal: Principal, ws: AccessWorkspace, action: Action, what = "workspace"): void {
+  if (can(principal, ws, action)) return;
+  if (!can(principal, ws, "read")) throw new AppError("not_found", `No such ${what}.`);
+  if (action === "manage" && principal.kind === "token" && principal.token.kind === "anonymous") {
+    throw new AppError("forbidden", "An unclaimed sandbox token cannot publish, share or add collaborators; a person must claim the sandbox first.");
+  }
+  throw new AppError("forbidden", action === "manage" ? "Only the workspace owner can do that." : "You can read this workspace but not change it.");
+}
+
+/** The actor a write is recorded under: a person, or an agent acting for a person (or for nobody yet). */
+export function actorOf(principal: Principal): Actor {
+  switch (principal.kind) {
+    case "user":
+      return { kind: "user", userId: principal.user._id, label: principal.user.email };
+    case "token":
+      return {
+        kind: "agent",
+        userId: principal.token.ownerId,
+        tokenId: principal.token._id,
+        label: principal.token.agentLabel ?? principal.token.label,
+      };
+    case "nobody":
+      throw new AppError("unauthorized", "Sign in first.");
+  }
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { SlugSchema } from "./common";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const body = (name: string) =>
+  z.string().refine((s) => Buffer.byteLength(s, "utf8") <= MAX_BODY_BYTES, `${name} must be at most 1 MiB`);
+const noNul = (s: string) => !s.includes("\u0000");
+
+export const TitleSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, "must not contain NUL");
+export const SummarySchema = z.string().trim().max(500, "must be at most 500 characters").refine(noNul, "must not contain NUL");
+
+export const CreatePageInputSchema = z
+  .object({
+    slug: SlugSchema,
+    title: TitleSchema,
+    summary: SummarySchema.optional(),
+    body_markdown: body("body_markdown").optional(),
+    body_html: body("body_html").optional(),
+    workspace: SlugSchema.optional(),
+    collection: SlugSchema.optional(),
+  })
+  .strict()
+  .refine((v) => (v.body_markdown === undefined) !== (v.body_html === undefined), {
+    message: "give exactly one of body_markdown or body_html",
+    path: ["body_markdown"],
+  });
+export type CreatePageInput = z.infer<typeof CreatePageInputSchema>;
+
+export const UpdatePageInputSchema = z
+  .object({
+    slug: SlugSchema,
+    title: TitleSchema.optional(),
+    summary: SummarySchema.optional(),
+    body_markdown: body("body_markdown").optional(),
+    body_html: body("body_html").optional(),
+    expected_version: z.number().int().min(1).optional(),
+  })
+  .strict()
+  .refine((v) => v.body_markdown === undefined || v.body_html === undefined, {
+    message: "give at most one of body_markdown or body_html",
+    path: ["body_markdown"],
+  });
+export type UpdatePageInput = z.infer<typeof UpdatePageInputSchema>;
+
+export const ActorViewSchema = z.object({
+  kind: z.enum(["user", "agent"]),
+  user_id: z.string().nullable(),
+  token_id: z.string().nullable(),
+  label: z.string(),
+});
+
+export const PartViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["markdown", "html", "table_view"]),
+  body: z.string(),
+  position: z.number(),
+});
+
+export const CollectionViewSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  kind: z.enum(["pages", "table"]),
+});
+
+export const PageViewSchema = z.object({
+  page_id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  version: z.number(),
+  workspace: z.string(),
+  collection: z.string(),
+  parts: z.array(PartViewSchema),
+  created_by: ActorViewSchema,
+  updated_by: ActorViewSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  artifact_url: z.string(),
+});
+export type PageView = z.infer<typeof PageViewSchema>;
+
+export const PageSummaryViewSchema = PageViewSchema.omit({ parts: true });
+
+export const RevisionViewSchema = z.object({
+  version: z.number(),
+  title: z.string(),
+  summary: z.string(),
+  actor: ActorViewSchema,
+  created_at: z.string(),
+});
