@@ -6,6 +6,7 @@ import { createHttpLogger } from "@atelier/shared/http-log";
 import { createContextFactory, type Deps } from "./context";
 import { healthHandler } from "@atelier/shared/health";
 import { artifactRoutes } from "./features/artifacts/artifacts.routes";
+import { discoveryRoutes } from "./features/discovery/discovery.routes";
 import { errorHandler, notFound } from "./http/errors";
 import { sameOriginOnly } from "./http/same-origin";
 import { appRouter } from "./router";
@@ -36,6 +37,7 @@ export function createApp(deps: Deps): Express {
     }),
   );
   app.use(artifactRoutes(deps));
+  app.use(discoveryRoutes(deps));
   app.get("/", (_req, res) => res.redirect(308, "/app/"));
   app.use(notFound);
   app.use(errorHandler);

@@ -2,6 +2,7 @@ import { authRouter } from "./features/auth/auth.router";
 import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
 import { pagesRouter } from "./features/pages/pages.router";
+import { tokensRouter } from "./features/tokens/tokens.router";
 import { workspacesRouter } from "./features/workspaces/workspaces.router";
 import { router } from "./trpc";
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   me: meRouter,
   workspaces: workspacesRouter,
   pages: pagesRouter,
+  tokens: tokensRouter,
 });
 
 export type AppRouter = typeof appRouter;

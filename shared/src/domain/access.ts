@@ -71,11 +71,24 @@ export function can(principal: Principal, ws: AccessWorkspace, action: Action): 
  */
 export function assertCan(principal: Principal, ws: AccessWorkspace, action: Action, what = "workspace"): void {
   if (can(principal, ws, action)) return;
-  if (!can(principal, ws, "read")) throw new AppError("not_found", `No such ${what}.`);
+  if (!can(principal, ws, "read")) throw notReadable(principal, ws, what);
   if (action === "manage" && principal.kind === "token" && principal.token.kind === "anonymous") {
     throw new AppError("forbidden", "An unclaimed sandbox token cannot publish, share or add collaborators; a person must claim the sandbox first.");
   }
   throw new AppError("forbidden", action === "manage" ? "Only the workspace owner can do that." : "You can read this workspace but not change it.");
+}
+
+/**
+ * The refusal for a workspace the principal cannot read: `not_found`, except for a token
+ * whose owner is a member (the owner already knows it exists): then `forbidden`, saying why.
+ */
+export function notReadable(principal: Principal, ws: AccessWorkspace, what = "workspace"): AppError {
+  if (principal.kind === "token" && !isHidden(ws) && memberRole(ws, principal.token.ownerId) !== null) {
+    return new AppError("forbidden", ws.blockedTokenIds.includes(principal.token._id)
+      ? "The workspace owner has cut this agent off that workspace."
+      : "This token is not allowed in that workspace.");
+  }
+  return new AppError("not_found", `No such ${what}.`);
 }
 
 /** The actor a write is recorded under: a person, or an agent acting for a person (or for nobody yet). */
@@ -93,4 +106,22 @@ export function actorOf(principal: Principal): Actor {
     case "nobody":
       throw new AppError("unauthorized", "Sign in first.");
   }
+}
+
+/** What kind of MCP tools a principal may see and call (DESIGN §6). */
+export function mcpToolAccess(principal: Principal): Set<"read" | "write" | "admin"> {
+  if (principal.kind !== "token") return new Set(["read"]);
+  const t = principal.token;
+  const out = new Set<"read" | "write" | "admin">();
+  if (hasScope(t, "mcp:read") || hasScope(t, "mcp:write")) out.add("read");
+  if (hasScope(t, "mcp:write")) {
+    out.add("write");
+    if (t.kind !== "anonymous") out.add("admin");
+  }
+  return out;
+}
+
+/** The scope that grants a kind of tool, for WWW-Authenticate answers. */
+export function scopeFor(access: "read" | "write" | "admin"): Scope {
+  return access === "read" ? "mcp:read" : "mcp:write";
 }

@@ -273,3 +273,32 @@ export function decodeCursor(cursor: string): string {
   if (!v || v.length > 200) throw new AppError("invalid_request", "cursor: is not one we gave out");
   return v;
 }
+
+/**
+ * Pages whose title, summary or text contains `query` (case-insensitive), in the named
+ * workspace or in every workspace the principal belongs to. At most 20, by slug.
+ */
+export async function searchPages(
+  database: Database,
+  principal: Principal,
+  input: { query: string; workspace?: WorkspaceDoc; reachable: WorkspaceDoc[] },
+): Promise<{ page: PageDoc; workspace: WorkspaceDoc }[]> {
+  const spaces = input.workspace ? [input.workspace] : input.reachable;
+  const readable = spaces.filter((ws) => can(principal, ws, "read"));
+  if (readable.length === 0) return [];
+  const pattern = input.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = { $regex: pattern, $options: "i" };
+  const pages = await database.c.pages
+    .find(
+      { workspaceId: { $in: readable.map((w) => w._id) }, $or: [{ title: re }, { summary: re }, { "parts.body": re }] },
+      { projection: { html: 0 } },
+    )
+    .sort({ slug: 1 })
+    .limit(20)
+    .toArray();
+  const byId = new Map(readable.map((w) => [w._id, w]));
+  return pages.flatMap((page) => {
+    const workspace = byId.get(page.workspaceId);
+    return workspace ? [{ page, workspace }] : [];
+  });
+}

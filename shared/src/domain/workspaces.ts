@@ -2,7 +2,7 @@
 import type { Database, Role, SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
 import { AppError, translateDbError } from "../errors";
 import { newId } from "../ids";
-import { actorOf, assertCan, can, type Principal } from "./access";
+import { actorOf, assertCan, can, notReadable, type Principal } from "./access";
 import { now } from "./clock";
 import { recordEvent } from "./events";
 
@@ -89,7 +89,8 @@ export async function getWorkspaceBySlug(database: Database, slug: string): Prom
 export async function resolveWorkspaceForWrite(database: Database, principal: Principal, slug?: string): Promise<WorkspaceDoc> {
   if (slug !== undefined) {
     const ws = await database.c.workspaces.findOne({ slug });
-    if (!ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such workspace.");
+    if (!ws) throw new AppError("not_found", "No such workspace.");
+    if (!can(principal, ws, "read")) throw notReadable(principal, ws);
     return ws;
   }
   let id: string | null = null;
@@ -107,7 +108,8 @@ export async function resolveWorkspaceForWrite(database: Database, principal: Pr
 /** A workspace the principal may read, by slug; `not_found` otherwise. */
 export async function getReadableWorkspace(database: Database, principal: Principal, slug: string): Promise<WorkspaceDoc> {
   const ws = await database.c.workspaces.findOne({ slug });
-  if (!ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such workspace.");
+  if (!ws) throw new AppError("not_found", "No such workspace.");
+  if (!can(principal, ws, "read")) throw notReadable(principal, ws);
   return ws;
 }
 

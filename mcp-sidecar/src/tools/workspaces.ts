@@ -1,0 +1,72 @@
+import { createWorkspaceFor, getReadableWorkspace, listWorkspacesFor, setVisibility, workspaceView, addMemberByEmail } from "@atelier/shared/domain/workspaces";
+import { EmailSchema, SlugSchema } from "@atelier/shared/schemas/common";
+import { z } from "zod";
+import { defineTool, READ } from "./define";
+import { WorkspaceViewSchema } from "./views";
+
+export const listWorkspaces = defineTool({
+  name: "list_workspaces",
+  title: "List workspaces",
+  description: "Lists the workspaces this token can reach, with your role and whether you can write there.",
+  access: "read",
+  input: z.object({}).strict(),
+  output: z.object({ workspaces: z.array(WorkspaceViewSchema) }),
+  annotations: READ,
+  async run({ database, principal }) {
+    const list = await listWorkspacesFor(database, principal);
+    return { workspaces: list.map((ws) => workspaceView(ws, principal)) };
+  },
+});
+
+export const getWorkspace = defineTool({
+  name: "get_workspace",
+  title: "Get a workspace",
+  description: "Describes one workspace by its slug. Public workspaces can be read without a token.",
+  access: "read",
+  input: z.object({ workspace: SlugSchema.describe("Workspace slug") }).strict(),
+  output: z.object({ workspace: WorkspaceViewSchema }),
+  annotations: READ,
+  async run({ database, principal }, input) {
+    return { workspace: workspaceView(await getReadableWorkspace(database, principal, input.workspace), principal) };
+  },
+});
+
+export const createWorkspace = defineTool({
+  name: "create_workspace",
+  title: "Create a workspace",
+  description: "Creates a private workspace owned by the person this token acts for.",
+  access: "admin",
+  input: z.object({ slug: SlugSchema, name: z.string().trim().min(1).max(100) }).strict(),
+  output: z.object({ workspace: WorkspaceViewSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run({ database, principal }, input) {
+    return { workspace: workspaceView(await createWorkspaceFor(database, principal, input), principal) };
+  },
+});
+
+export const setWorkspaceVisibility = defineTool({
+  name: "set_workspace_visibility",
+  title: "Publish or unpublish a workspace",
+  description: "Makes a workspace public (anyone can read its pages at /a/{slug}) or private. Owners only.",
+  access: "admin",
+  input: z.object({ workspace: SlugSchema, visibility: z.enum(["public", "private"]) }).strict(),
+  output: z.object({ workspace: WorkspaceViewSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ database, principal }, input) {
+    return { workspace: workspaceView(await setVisibility(database, principal, input.workspace, input.visibility), principal) };
+  },
+});
+
+export const addCollaborator = defineTool({
+  name: "add_collaborator",
+  title: "Add a collaborator",
+  description: "Gives a person (by e-mail) the editor or viewer role in a workspace. Owners only.",
+  access: "admin",
+  input: z.object({ workspace: SlugSchema, email: EmailSchema, role: z.enum(["editor", "viewer"]) }).strict(),
+  output: z.object({ workspace: z.string(), email: z.string(), role: z.enum(["editor", "viewer"]) }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run({ database, principal }, input) {
+    await addMemberByEmail(database, principal, input);
+    return { workspace: input.workspace, email: input.email, role: input.role };
+  },
+});

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { SlugSchema } from "./common";
+
+export const ScopeSchema = z.enum(["mcp:read", "mcp:write"]);
+
+export const CreateTokenInputSchema = z
+  .object({
+    label: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+    scopes: z.array(ScopeSchema).min(1, "choose mcp:read, mcp:write or both").max(2),
+    expiresInDays: z.number().int().min(1).max(365).default(90),
+    workspaces: z.array(SlugSchema).max(50).optional(),
+  })
+  .strict();
+
+export const TokenViewSchema = z.object({
+  token_id: z.string(),
+  label: z.string(),
+  agent_label: z.string().nullable(),
+  kind: z.enum(["user", "anonymous", "claimed_anonymous", "verified_email", "oauth"]),
+  hint: z.string(),
+  scopes: z.array(ScopeSchema),
+  workspaces: z.array(z.string()).nullable(),
+  status: z.enum(["active", "revoked", "expired"]),
+  created_at: z.string(),
+  expires_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+
+export const IssuedTokenViewSchema = z.object({
+  token_id: z.string(),
+  credential: z.string(),
+  scopes: z.array(ScopeSchema),
+  expires_at: z.string(),
+});
