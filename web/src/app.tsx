@@ -1,27 +1,25 @@
-import { useQuery } from "@tanstack/react-query";
-import { useTRPC } from "./trpc";
+// The SPA's routes, all under /app. /sign-in stands alone; every other path needs a session
+// and is listed in routes/signed-in-routes.tsx.
+import { lazy, Suspense } from "react";
+import { Route, Router, Switch } from "wouter";
+import { PageLoading } from "./components/page-state";
+import { SignedInArea } from "./components/signed-in-area";
+
+const SignInPage = lazy(() => import("./routes/sign-in").then((m) => ({ default: m.SignInPage })));
 
 export function App() {
-  const trpc = useTRPC();
-  const health = useQuery(trpc.system.health.queryOptions());
   return (
-    <div className="shell">
-      <header className="topbar">
-        <a className="brand" href="/app/">
-          Atelier
-        </a>
-      </header>
-      <main className="main">
-        <h1>Your workspace for living artifacts</h1>
-        <p className="lead">Documents, pages and small tables that people and agents keep up to date together.</p>
-        <p className="status" role="status" data-testid="health">
-          {health.isPending
-            ? "Connecting…"
-            : health.data?.database === "ok"
-              ? "Connected"
-              : "The service cannot reach its database right now."}
-        </p>
-      </main>
-    </div>
+    <Router base="/app">
+      <Suspense fallback={<PageLoading fullPage />}>
+        <Switch>
+          <Route path="/sign-in">
+            <SignInPage />
+          </Route>
+          <Route>
+            <SignedInArea />
+          </Route>
+        </Switch>
+      </Suspense>
+    </Router>
   );
 }

@@ -1,0 +1,28 @@
+// /app/sign-in: the sign-in screen; someone already signed in goes on to `next` (or home).
+import { Redirect, useSearchParams } from "wouter";
+import { useHistoryState } from "wouter/use-browser-location";
+import { PageLoading } from "../components/page-state";
+import { SignInScreen } from "../components/sign-in/sign-in-screen";
+import { type SignInNotice, useSession } from "../lib/session";
+
+/** Only paths inside the app: never another origin ("//evil", "https://…", "/\\evil"). */
+export function safeNext(raw: string | null): string {
+  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) return "/";
+  return raw;
+}
+
+export function SignInPage() {
+  const session = useSession();
+  const [params] = useSearchParams();
+  const history = useHistoryState<SignInNotice | null>();
+  const next = safeNext(params.get("next"));
+
+  if (session.status === "loading") return <PageLoading fullPage />;
+  if (session.status === "signed-in") return <Redirect to={next} replace />;
+  return (
+    <>
+      <title>Sign in · Atelier</title>
+      <SignInScreen next={next} notice={history?.notice ?? null} />
+    </>
+  );
+}
