@@ -3,13 +3,8 @@ import { Redirect, useSearchParams } from "wouter";
 import { useHistoryState } from "wouter/use-browser-location";
 import { PageLoading } from "../components/page-state";
 import { SignInScreen } from "../components/sign-in/sign-in-screen";
+import { safeNext } from "../lib/safe-next";
 import { type SignInNotice, useSession } from "../lib/session";
-
-/** Only paths inside the app: never another origin ("//evil", "https://…", "/\\evil"). */
-export function safeNext(raw: string | null): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) return "/";
-  return raw;
-}
 
 export function SignInPage() {
   const session = useSession();

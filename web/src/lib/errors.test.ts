@@ -1,0 +1,62 @@
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { requestCodeError, verifyCodeError } from "../components/sign-in/sign-in-messages";
+import { appCodeOf, describeError, formatWait, isNetworkFailure, isUnauthorized, retryAfterSeconds } from "./errors";
+import { safeNext } from "./safe-next";
+
+function serverError(httpStatus: number, appCode: string | null, headers: Record<string, string> = {}) {
+  return TRPCClientError.from(
+    { error: { code: -32600, message: "from the server", data: { code: "BAD_REQUEST", httpStatus, path: "x", appCode, issues: null } } },
+    { meta: { response: new Response(null, { status: httpStatus, headers }) } },
+  );
+}
+
+describe("reading tRPC errors", () => {
+  it("reads the appCode and a 401", () => {
+    expect(appCodeOf(serverError(400, "invalid_otp"))).toBe("invalid_otp");
+    expect(isUnauthorized(serverError(401, null))).toBe(true);
+    expect(isUnauthorized(serverError(400, "invalid_otp"))).toBe(false);
+  });
+
+  it("reads Retry-After as seconds or as an HTTP date", () => {
+    expect(retryAfterSeconds(serverError(429, "rate_limited", { "Retry-After": "600" }))).toBe(600);
+    const inTwoMinutes = new Date(Date.now() + 120_000).toUTCString();
+    expect(retryAfterSeconds(serverError(429, "rate_limited", { "Retry-After": inTwoMinutes }))).toBeGreaterThan(100);
+    expect(retryAfterSeconds(serverError(429, "rate_limited"))).toBeNull();
+  });
+
+  it("tells a failed connection from a server answer", () => {
+    expect(isNetworkFailure(TRPCClientError.from(new TypeError("Failed to fetch")))).toBe(true);
+    expect(isNetworkFailure(serverError(500, null))).toBe(false);
+    expect(describeError(TRPCClientError.from(new TypeError("Failed to fetch")))).toMatch(/couldn’t reach Atelier/);
+    expect(describeError(serverError(500, null))).toMatch(/having trouble/);
+  });
+
+  it("rounds waits up to what a person cares about", () => {
+    expect(formatWait(30)).toBe("in about a minute");
+    expect(formatWait(61)).toBe("in about 2 minutes");
+    expect(formatWait(3600)).toBe("in about an hour");
+  });
+});
+
+describe("sign-in messages", () => {
+  it("says how long to wait when too many codes were sent", () => {
+    expect(requestCodeError(serverError(429, "rate_limited", { "Retry-After": "900" }))).toMatch(/in about 15 minutes/);
+    expect(requestCodeError(serverError(429, "rate_limited"))).toMatch(/wait a while/);
+  });
+
+  it("names a bad address and a bad code in plain words", () => {
+    expect(requestCodeError(serverError(400, "invalid_request"))).toMatch(/doesn’t look like an e-mail address/);
+    expect(verifyCodeError(serverError(400, "invalid_otp"))).toMatch(/didn’t work/);
+  });
+});
+
+describe("safeNext", () => {
+  it("keeps paths inside the app and refuses other origins", () => {
+    expect(safeNext("/buckets/notes")).toBe("/buckets/notes");
+    expect(safeNext(null)).toBe("/");
+    expect(safeNext("//evil.example")).toBe("/");
+    expect(safeNext("https://evil.example")).toBe("/");
+    expect(safeNext("/\\evil.example")).toBe("/");
+  });
+});
