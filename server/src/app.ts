@@ -6,6 +6,7 @@ import { createHttpLogger } from "@atelier/shared/http-log";
 import { createContextFactory, type Deps } from "./context";
 import { healthHandler } from "@atelier/shared/health";
 import { artifactRoutes } from "./features/artifacts/artifacts.routes";
+import { agentAuthRoutes } from "./features/agent-auth/agent-auth.routes";
 import { discoveryRoutes } from "./features/discovery/discovery.routes";
 import { errorHandler, notFound } from "./http/errors";
 import { sameOriginOnly } from "./http/same-origin";
@@ -38,6 +39,7 @@ export function createApp(deps: Deps): Express {
   );
   app.use(artifactRoutes(deps));
   app.use(discoveryRoutes(deps));
+  app.use(agentAuthRoutes(deps));
   app.get("/", (_req, res) => res.redirect(308, "/app/"));
   app.use(notFound);
   app.use(errorHandler);

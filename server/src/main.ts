@@ -1,6 +1,7 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
 import { createMailer } from "@atelier/shared/domain/mail";
+import { startSweeper } from "@atelier/shared/domain/sweeper";
 import { createLogger } from "@atelier/shared/logger";
 import { shutdownOnSignals } from "@atelier/shared/process";
 import { createApp } from "./app";
@@ -13,7 +14,12 @@ if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the develop
 const server = createApp({ config, database, logger, mailer }).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
-shutdownOnSignals({ server, logger, onClosed: async () => {
+const sweeper = startSweeper({ database, config }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
+shutdownOnSignals({
+  server,
+  logger,
+  onClosed: async () => {
+    await sweeper.stop();
     mailer.close();
     await database.client.close();
   },

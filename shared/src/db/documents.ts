@@ -165,15 +165,24 @@ export interface TokenDoc {
   lastUsedAt: Date | null;
 }
 
+/**
+ * Anonymous: unclaimed → claiming → claimed, or unclaimed → expiring → expired → deleting →
+ * deleted. Verified e-mail: otp_sent → claimed (or expired). The -ing states mark a change
+ * whose later steps the sweeper finishes if the process that started it stopped.
+ */
+export type RegistrationStatus = "unclaimed" | "claiming" | "claimed" | "expiring" | "expired" | "deleting" | "deleted" | "otp_sent";
+
 export interface RegistrationDoc {
+  /** SHA-256 of the claim token (for anonymous registrations, the registration_id itself). */
   _id: string;
+  /** A non-secret id shown for verified-email registrations; null for anonymous ones. */
+  publicId: string | null;
   type: "anonymous" | "verified_email";
-  status: "unclaimed" | "claimed" | "expired" | "deleted" | "otp_sent";
+  status: RegistrationStatus;
   tokenId: string | null;
   workspaceId: string | null;
   agentLabel: string | null;
   email: string | null;
-  requesterIp: string | null;
   claimDeadline: Date;
   claimedBy: string | null;
   claimedAt: Date | null;

@@ -26,3 +26,203 @@ export function bearerChallenge(baseUrl: string, opts: { error?: "invalid_token"
   parts.push(`resource_metadata="${resourceMetadataUrl(baseUrl)}"`);
   return `Bearer ${parts.join(", ")}`;
 }
+
+type DiscoveryConfig = Pick<
+  Config,
+  | "BASE_URL"
+  | "ANONYMOUS_REGISTRATION_ENABLED"
+  | "VERIFIED_EMAIL_REGISTRATION_ENABLED"
+  | "ANON_CLAIM_WINDOW_SECONDS"
+  | "ANON_RETENTION_SECONDS"
+  | "CLAIM_OTP_TTL_SECONDS"
+  | "ANON_MAX_PAGES"
+  | "ANON_MAX_BYTES"
+  | "ANON_WRITES_PER_MINUTE"
+  | "ANON_REG_PER_IP_PER_DAY"
+  | "TOKEN_PREFIX"
+>;
+
+/** RFC 8414 authorization server metadata, with the `agent_auth` block agents look for. */
+export function authorizationServerMetadata(config: DiscoveryConfig) {
+  const b = config.BASE_URL;
+  return {
+    issuer: b,
+    scopes_supported: ["mcp:read", "mcp:write"],
+    response_types_supported: [] as string[],
+    grant_types_supported: [] as string[],
+    service_documentation: `${b}/docs/connect/agents`,
+    agent_auth: {
+      skill: `${b}/auth.md`,
+      register_uri: `${b}/agent/auth`,
+      claim_uri: `${b}/agent/auth/claim`,
+      identity_types_supported: [
+        { type: "anonymous", enabled: config.ANONYMOUS_REGISTRATION_ENABLED },
+        { type: "verified_email", enabled: config.VERIFIED_EMAIL_REGISTRATION_ENABLED, preview: true },
+      ],
+      credential_types_supported: [{ type: "mcp_write_token", format: `${config.TOKEN_PREFIX}<secret>`, bearer: true }],
+      resource: `${b}/mcp`,
+    },
+  };
+}
+
+const dayText = (s: number) => (s % 86_400 === 0 ? `${s / 86_400} days` : `${Math.round(s / 3600)} hours`);
+
+/** /auth.md: what an agent reads, top to bottom, to get from a 401 to a working token. */
+export function authMarkdown(config: DiscoveryConfig): string {
+  const b = config.BASE_URL;
+  const anon = config.ANONYMOUS_REGISTRATION_ENABLED;
+  return `# Connecting an agent to Atelier
+
+Atelier keeps living artifacts (Markdown and HTML pages) in workspaces. Agents work through
+the MCP server at \`${b}/mcp\` (Streamable HTTP, JSON-RPC over POST) with a bearer token:
+
+    Authorization: Bearer ${config.TOKEN_PREFIX}<secret>
+
+Public workspaces can be read without a token. Everything else needs one.
+
+## 1. Discover
+
+- \`POST ${b}/mcp\` without a token, for a call that needs one, answers \`401\` with
+  \`WWW-Authenticate: Bearer resource_metadata="${b}/.well-known/oauth-protected-resource", scope="mcp:write"\`.
+- \`${b}/.well-known/oauth-protected-resource\` names this server as the authorization server.
+- \`${b}/.well-known/oauth-authorization-server\` has an \`agent_auth\` block: this file, the
+  register and claim URLs, and which registration types are switched on.
+
+## 2. Get a token
+
+Either a person gives you one (they make it in the app: ${b}/app/settings/agents), or you
+register yourself.
+
+### Anonymous sandbox ${anon ? "(enabled here)" : "(switched off on this server)"}
+
+    POST ${b}/agent/auth
+    Content-Type: application/json
+
+    {"type": "anonymous", "requested_credential_type": "mcp_write_token", "agent_label": "<your name>"}
+
+\`201\` answers with \`credential\` (your bearer token, shown once: keep it), \`token_id\`,
+\`expires_at\`, \`scopes\` (\`mcp:read\`, \`mcp:write\`), \`sandbox_bucket\` \`{id, slug}\`,
+\`registration_id\` (also the claim token: keep it), \`claim_url\` and \`claim_instructions\`.
+
+The token works only in its private sandbox: full authoring there, at most
+${config.ANON_MAX_PAGES} artifacts, ${Math.round(config.ANON_MAX_BYTES / 1024 / 1024)} MB of content and
+${config.ANON_WRITES_PER_MINUTE} writes a minute. It cannot publish, make anything public,
+share, add collaborators or reach other workspaces until a person claims it.
+
+### Claiming the sandbox (a person keeps your work)
+
+Within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} of registering, ask the person for their e-mail address, then:
+
+    POST ${b}/agent/auth/claim
+    {"claim_token": "<registration_id>", "email": "<their address>"}
+
+→ \`{"status": "otp_sent", "registration_id": …, "claim_token_expires": …}\`. They receive a
+six-digit code valid ${Math.round(config.CLAIM_OTP_TTL_SECONDS / 60)} minutes. Ask them for it, then:
+
+    POST ${b}/agent/auth/claim
+    {"claim_token": "<registration_id>", "otp": "<six digits>"}
+
+→ \`200 {"status": "claimed", "token_id", "expires_at", "scopes", "sandbox_bucket", "account": {"email"}}\`.
+Your credential stays the same; it now acts for that person, still only in the sandbox,
+and expires 90 days after the claim. The sandbox becomes a permanent workspace of theirs.
+Unclaimed sandboxes are hidden after ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} (the token stops working)
+and deleted ${dayText(config.ANON_RETENTION_SECONDS)} later.
+
+### Verified e-mail (preview) ${config.VERIFIED_EMAIL_REGISTRATION_ENABLED ? "(enabled here)" : "(switched off on this server)"}
+
+With an identity assertion (a JWT from a trusted issuer, \`aud\` = \`${b}\`, with \`email\`,
+\`email_verified: true\`, a single-use \`jti\` and at most 10 minutes of life):
+
+    POST ${b}/agent/auth
+    {"type": "verified_email", "requested_credential_type": "mcp_write_token", "assertion": "<JWT>"}
+
+→ \`201 {"registration_id", "claim_token", "status": "otp_sent", "claim_token_expires", "claim_url"}\`.
+The person receives a code; send \`{"claim_token", "otp"}\` to the claim URL to receive
+\`201 {"credential", "credential_type", "token_id", "scopes", "expires_at"}\` (shown once).
+The address must belong to a confirmed Atelier account.
+
+## 3. Use it
+
+Connect an MCP client to \`${b}/mcp\` with the header above. Tools: \`whoami\`,
+\`list_workspaces\`, \`get_workspace\`, \`list_pages\`, \`get_page\`, \`search_pages\`,
+\`get_page_history\`, \`create_page\`, \`update_page\` (pass \`expected_version\`), \`delete_page\`,
+and for tokens that act for a person: \`create_workspace\`, \`set_workspace_visibility\`,
+\`add_collaborator\`. Pages are also resources: \`artifact://{slug}\`. A page you create is
+at \`${b}/a/{slug}\`.
+
+## 4. Errors and retries
+
+Errors outside MCP are JSON: \`{"error": "<code>", "error_description": "<sentence>"}\`.
+
+| status | error | what to do |
+|---|---|---|
+| 400 | \`invalid_request\` | fix the field named in error_description |
+| 400 | \`unsupported_registration_type\` | use a type listed as enabled in the metadata |
+| 400 | \`invalid_otp\` | the code is wrong, expired or used; ask again (five wrong tries burn it: start the claim again) |
+| 401 | \`invalid_token\` | the token is wrong, expired or revoked: get a new one |
+| 401 | \`invalid_assertion\` | the identity assertion was refused |
+| 403 | \`insufficient_scope\` | the token lacks the scope in WWW-Authenticate |
+| 403 | \`registration_disabled\` | anonymous registration is off here |
+| 403 | \`account_not_confirmed\` | the person must sign in to the app once |
+| 404 | \`registration_not_found\` | the claim token is wrong |
+| 409 | \`already_claimed\` | someone claimed it already |
+| 410 | \`claim_window_expired\` | too late: register again |
+| 429 | \`rate_limited\` | wait the number of seconds in \`Retry-After\`, then retry |
+
+At most ${config.ANON_REG_PER_IP_PER_DAY} anonymous registrations per address per day. Inside MCP, refusals
+(not found, conflicts, caps) are tool results with \`isError: true\` and a JSON text
+\`{"error", "message"}\`; a \`version_conflict\` means: read the page again and reapply.
+`;
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** /docs/connect/agents: the guide for people. */
+export function connectGuideHtml(config: DiscoveryConfig): string {
+  const b = esc(config.BASE_URL);
+  const mcp = `${b}/mcp`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Connect an agent · Atelier</title>
+<style>
+body{font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:0 auto;padding:2rem 1.25rem 4rem;color:#1c1d21;background:#fffefb}
+@media (prefers-color-scheme:dark){body{color:#e8e8eb;background:#141518}code,pre{background:#1f2126!important}}
+h1{font-size:1.9rem;margin-bottom:.25rem}h2{margin-top:2.2rem}code,pre{background:#f3f2ec;border-radius:6px;font:14px/1.45 ui-monospace,Menlo,Consolas,monospace}
+code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:#3b5bdb}.lead{color:#60646c;font-size:1.1rem;margin-top:0}
+</style></head><body>
+<h1>Connect an agent</h1>
+<p class="lead">Agents read and write your workspaces through Atelier's MCP server, with a token you control.</p>
+<h2>1. Make a token</h2>
+<p>Open <a href="${b}/app/settings/agents">Settings → Connected agents</a>, choose a label (the name the agent's changes appear under), the scopes
+(<code>mcp:read</code> to read, <code>mcp:write</code> to create and edit) and, if you like, the workspaces it may use. The token is shown once; copy it then.
+Revoke or rotate it there at any time: a revoked token stops working on its next request.</p>
+<h2>2. Configure your MCP client</h2>
+<p>The server is <code>${mcp}</code> (Streamable HTTP). Send the token as <code>Authorization: Bearer …</code>.</p>
+<p><strong>Claude Code</strong></p>
+<pre>claude mcp add --transport http atelier ${mcp} --header "Authorization: Bearer YOUR_TOKEN"</pre>
+<p><strong>Cursor, VS Code and other clients with an <code>mcp.json</code></strong></p>
+<pre>{
+  "mcpServers": {
+    "atelier": {
+      "url": "${mcp}",
+      "headers": { "Authorization": "Bearer YOUR_TOKEN" }
+    }
+  }
+}</pre>
+<p><strong>MCP Inspector</strong></p>
+<pre>npx @modelcontextprotocol/inspector --cli ${mcp} --transport http \\
+  --header "Authorization: Bearer YOUR_TOKEN" --method tools/list</pre>
+<h2>3. What agents can do</h2>
+<p>Read: <code>list_workspaces</code>, <code>list_pages</code>, <code>get_page</code>, <code>search_pages</code>, <code>get_page_history</code>. Write: <code>create_page</code>,
+<code>update_page</code> (with <code>expected_version</code>, so nobody's edit is silently overwritten), <code>delete_page</code>. Every change is recorded in the page history
+under the agent's label and your name. Public workspaces can be read without any token.</p>
+<h2>Sandboxes: agents without an account</h2>
+<p>${config.ANONYMOUS_REGISTRATION_ENABLED ? "An agent can register itself" : "When the server's owner allows it, an agent can register itself"} and get a private, temporary sandbox
+(at most ${config.ANON_MAX_PAGES} artifacts). To keep what it made, claim the sandbox within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)}: the agent asks for your e-mail address,
+you receive a six-digit code, and you give it to the agent. The sandbox then becomes one of your workspaces. Unclaimed sandboxes disappear after
+${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} and are deleted ${dayText(config.ANON_RETENTION_SECONDS)} later. The agents' walkthrough is <a href="${b}/auth.md">auth.md</a>.</p>
+</body></html>
+`;
+}
