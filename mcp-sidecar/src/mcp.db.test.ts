@@ -1,6 +1,6 @@
 import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
 import { revokeToken } from "@atelier/shared/domain/tokens";
-import { setVisibility } from "@atelier/shared/domain/workspaces";
+import { listAgents, setAgentBlocked, setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -214,6 +214,24 @@ describe("HTTP-level auth answers", () => {
     expect(JSON.parse(r.text)).toMatchObject({ error: "forbidden" });
     expect(((await call(client, "list_workspaces")).data.workspaces as { slug: string }[]).map((w) => w.slug)).toEqual([wsSlug]);
     expect((await call(client, "create_page", { slug: uniq("ok"), title: "t", body_markdown: "x" })).isError).toBe(false);
+    await client.close();
+  });
+
+  it("refuses an agent the owner cut off the workspace, on its next call, and lets it back", async () => {
+    const { tokenId, credential } = await makeToken(sc, owner, { label: "Cut-off bot" });
+    const client = await connectClient(sc, credential);
+    expect((await call(client, "create_page", { slug: uniq("before"), title: "t", body_markdown: "x" })).isError).toBe(false);
+    const agents = await listAgents(sc.database, { kind: "user", user: owner }, wsSlug);
+    expect(agents.find((a) => a.token_id === tokenId)).toMatchObject({ label: "Cut-off bot", acting_for: owner.email, blocked: false });
+
+    await setAgentBlocked(sc.database, { kind: "user", user: owner }, { workspace: wsSlug, tokenId, blocked: true });
+    const refused = await call(client, "create_page", { slug: uniq("after"), title: "t", body_markdown: "x" });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(refused.text)).toMatchObject({ error: "forbidden", message: expect.stringContaining("cut this agent off") });
+    expect((await listAgents(sc.database, { kind: "user", user: owner }, wsSlug)).find((a) => a.token_id === tokenId)?.blocked).toBe(true);
+
+    await setAgentBlocked(sc.database, { kind: "user", user: owner }, { workspace: wsSlug, tokenId, blocked: false });
+    expect((await call(client, "create_page", { slug: uniq("back"), title: "t", body_markdown: "x" })).isError).toBe(false);
     await client.close();
   });
 

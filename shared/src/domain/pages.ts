@@ -164,26 +164,36 @@ function applyBody(parts: PartDoc[], kind: "markdown" | "html", body: string): P
   return sorted.map((p) => (p.id === target.id ? { ...p, kind, body } : p));
 }
 
+interface PageChange {
+  title: string;
+  summary: string;
+  parts: PartDoc[];
+}
+
 /**
- * Changes a page. With `expected_version`, a page that has moved on is a `version_conflict`
- * (never an overwrite); without it, the change applies to whatever is current.
+ * Applies `change` to the current page as one new version. With `expectedVersion`, a page
+ * that has moved on is a `version_conflict` (never an overwrite); without it, the change
+ * applies to whatever is current.
  */
-export async function updatePage(deps: PageDeps, principal: Principal, input: UpdatePageInput): Promise<PageDoc> {
+async function changePage(
+  deps: PageDeps,
+  principal: Principal,
+  slug: string,
+  expectedVersion: number | undefined,
+  eventType: string,
+  change: (page: PageDoc) => PageChange,
+): Promise<PageDoc> {
   const { database, config } = deps;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const { page, workspace: ws } = await getReadablePage(database, principal, { slug: input.slug });
+    const { page, workspace: ws } = await getReadablePage(database, principal, { slug });
     assertCan(principal, ws, "write", "page");
-    if (input.expected_version !== undefined && input.expected_version !== page.version) {
-      throw new AppError("version_conflict", `The page is at version ${page.version}, not ${input.expected_version}; someone changed it meanwhile. Read it again and reapply your change.`, {
+    if (expectedVersion !== undefined && expectedVersion !== page.version) {
+      throw new AppError("version_conflict", `The page is at version ${page.version}, not ${expectedVersion}; someone changed it meanwhile. Read it again and reapply your change.`, {
         details: { current_version: page.version },
       });
     }
     const actor = actorOf(principal);
-    let parts = page.parts;
-    if (input.body_markdown !== undefined) parts = applyBody(parts, "markdown", input.body_markdown);
-    if (input.body_html !== undefined) parts = applyBody(parts, "html", input.body_html);
-    const title = input.title ?? page.title;
-    const summary = input.summary ?? page.summary;
+    const { title, summary, parts } = change(page);
     const html = renderPage({ title, summary, parts, url: artifactUrl(config.BASE_URL, page.slug) });
     const next: PageDoc = {
       ...page,
@@ -205,16 +215,44 @@ export async function updatePage(deps: PageDeps, principal: Principal, input: Up
     );
     if (r.modifiedCount !== 1) {
       await releaseUsage(database, ws._id, delta);
-      if (input.expected_version !== undefined) {
-        throw new AppError("version_conflict", `Someone changed the page at the same moment; it is no longer at version ${input.expected_version}. Read it again and reapply your change.`);
+      if (expectedVersion !== undefined) {
+        throw new AppError("version_conflict", `Someone changed the page at the same moment; it is no longer at version ${expectedVersion}. Read it again and reapply your change.`);
       }
       continue;
     }
     await database.c.revisions.insertOne(revisionOf(next, actor));
-    await recordEvent(database, { workspaceId: ws._id, type: "page.updated", actor, target: { kind: "page", id: page._id, label: page.slug } });
+    await recordEvent(database, { workspaceId: ws._id, type: eventType, actor, target: { kind: "page", id: page._id, label: page.slug } });
     return next;
   }
   throw new AppError("version_conflict", "The page is changing too fast; try again.");
+}
+
+/** Changes a page's title, summary or body (see changePage for versions). */
+export async function updatePage(deps: PageDeps, principal: Principal, input: UpdatePageInput): Promise<PageDoc> {
+  return changePage(deps, principal, input.slug, input.expected_version, "page.updated", (page) => {
+    let parts = page.parts;
+    if (input.body_markdown !== undefined) parts = applyBody(parts, "markdown", input.body_markdown);
+    if (input.body_html !== undefined) parts = applyBody(parts, "html", input.body_html);
+    return { title: input.title ?? page.title, summary: input.summary ?? page.summary, parts };
+  });
+}
+
+/** One earlier version of a page, whole. */
+export async function getRevision(database: Database, principal: Principal, slug: string, version: number): Promise<RevisionDoc> {
+  const { page } = await getReadablePage(database, principal, { slug });
+  const rev = await database.c.revisions.findOne({ pageId: page._id, version });
+  if (!rev) throw new AppError("not_found", `The page has no version ${version}.`);
+  return rev;
+}
+
+/** Brings an earlier version back as a new version; nothing in between is lost. */
+export async function restoreRevision(
+  deps: PageDeps,
+  principal: Principal,
+  input: { slug: string; version: number; expected_version?: number },
+): Promise<PageDoc> {
+  const rev = await getRevision(deps.database, principal, input.slug, input.version);
+  return changePage(deps, principal, input.slug, input.expected_version, "page.restored", () => ({ title: rev.title, summary: rev.summary, parts: rev.parts }));
 }
 
 export async function deletePage(deps: PageDeps, principal: Principal, slug: string): Promise<{ page_id: string; slug: string }> {

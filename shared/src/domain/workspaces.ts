@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { actorOf, assertCan, can, notReadable, type Principal } from "./access";
 import { now } from "./clock";
 import { recordEvent } from "./events";
+import { tokenStatus } from "./tokens";
 
 export const DEFAULT_COLLECTION_SLUG = "pages";
 
@@ -206,4 +207,122 @@ export async function addMemberByEmail(
   }
   await recordEvent(database, { workspaceId: ws._id, type: "member.added", actor: actorOf(principal), target: { kind: "member", id: userId, label: email } });
   return { userId, role: input.role };
+}
+
+function assertMember(principal: Principal, ws: WorkspaceDoc): void {
+  const userId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
+  if (!userId || roleOf(ws, userId) === null) throw new AppError("forbidden", "Only members of this workspace can see that.");
+}
+
+export async function listMembers(database: Database, principal: Principal, slug: string) {
+  const ws = await getReadableWorkspace(database, principal, slug);
+  assertMember(principal, ws);
+  const users = await database.c.users.find({ _id: { $in: ws.members.map((m) => m.userId) } }, { projection: { email: 1, confirmedAt: 1 } }).toArray();
+  const byId = new Map(users.map((u) => [u._id, u]));
+  return ws.members.map((m) => ({
+    user_id: m.userId,
+    email: byId.get(m.userId)?.email ?? "(unknown)",
+    role: m.role,
+    confirmed: Boolean(byId.get(m.userId)?.confirmedAt),
+    added_at: m.addedAt.toISOString(),
+  }));
+}
+
+function ownersAfter(ws: WorkspaceDoc, userId: string, role: Role | null): number {
+  return ws.members.filter((m) => (m.userId === userId ? role === "owner" : m.role === "owner")).length;
+}
+
+export async function setMemberRole(database: Database, principal: Principal, input: { workspace: string; userId: string; role: Role }): Promise<void> {
+  const ws = await getReadableWorkspace(database, principal, input.workspace);
+  assertCan(principal, ws, "manage");
+  if (roleOf(ws, input.userId) === null) throw new AppError("not_found", "That person is not a member.");
+  if (ownersAfter(ws, input.userId, input.role) === 0) throw new AppError("forbidden", "A workspace keeps at least one owner.");
+  // Conditional on the member list we checked, so two changes cannot both remove the last owner.
+  const r = await database.c.workspaces.updateOne(
+    { _id: ws._id, updatedAt: ws.updatedAt },
+    { $set: { members: ws.members.map((m) => (m.userId === input.userId ? { ...m, role: input.role } : m)), updatedAt: now() } },
+  );
+  if (r.modifiedCount !== 1) throw new AppError("conflict", "The members changed meanwhile; try again.");
+  await recordEvent(database, { workspaceId: ws._id, type: "member.role_changed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: input.role } });
+}
+
+export async function removeMember(database: Database, principal: Principal, input: { workspace: string; userId: string }): Promise<void> {
+  const ws = await getReadableWorkspace(database, principal, input.workspace);
+  const self = principal.kind === "user" && principal.user._id === input.userId;
+  if (!self) assertCan(principal, ws, "manage");
+  if (roleOf(ws, input.userId) === null) throw new AppError("not_found", "That person is not a member.");
+  if (ownersAfter(ws, input.userId, null) === 0) throw new AppError("forbidden", "A workspace keeps at least one owner.");
+  const r = await database.c.workspaces.updateOne(
+    { _id: ws._id, updatedAt: ws.updatedAt },
+    { $set: { members: ws.members.filter((m) => m.userId !== input.userId), updatedAt: now() } },
+  );
+  if (r.modifiedCount !== 1) throw new AppError("conflict", "The members changed meanwhile; try again.");
+  await recordEvent(database, { workspaceId: ws._id, type: "member.removed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: "" } });
+}
+
+/** The agents (tokens) that have acted in a workspace or are restricted to it, with whom they act for. */
+export async function listAgents(database: Database, principal: Principal, slug: string) {
+  const ws = await getReadableWorkspace(database, principal, slug);
+  assertMember(principal, ws);
+  const recent = await database.c.events
+    .find({ workspaceId: ws._id, "actor.kind": "agent" }, { projection: { actor: 1, at: 1 } })
+    .sort({ at: -1 })
+    .limit(2000)
+    .toArray();
+  const lastActive = new Map<string, Date>();
+  for (const e of recent) if (e.actor.tokenId && !lastActive.has(e.actor.tokenId)) lastActive.set(e.actor.tokenId, e.at);
+  const ids = new Set([...lastActive.keys(), ...ws.blockedTokenIds]);
+  const tokens = await database.c.tokens
+    .find({ $or: [{ _id: { $in: [...ids] } }, { workspaceIds: ws._id }] }, { projection: { hash: 0 } })
+    .limit(500)
+    .toArray();
+  const owners = await database.c.users.find({ _id: { $in: tokens.flatMap((t) => (t.ownerId ? [t.ownerId] : [])) } }, { projection: { email: 1 } }).toArray();
+  const emailOf = new Map(owners.map((u) => [u._id, u.email]));
+  return tokens
+    .map((t) => ({
+      token_id: t._id,
+      label: t.agentLabel ?? t.label,
+      acting_for: t.ownerId ? (emailOf.get(t.ownerId) ?? null) : null,
+      last_active_at: lastActive.get(t._id)?.toISOString() ?? null,
+      blocked: ws.blockedTokenIds.includes(t._id),
+      status: tokenStatus(t),
+    }))
+    .sort((a, b) => (b.last_active_at ?? "").localeCompare(a.last_active_at ?? ""));
+}
+
+/** The owner cuts an agent off this workspace (or lets it back); its next call there is refused. */
+export async function setAgentBlocked(database: Database, principal: Principal, input: { workspace: string; tokenId: string; blocked: boolean }): Promise<void> {
+  const ws = await getReadableWorkspace(database, principal, input.workspace);
+  assertCan(principal, ws, "manage");
+  if (principal.kind === "token" && principal.token._id === input.tokenId) throw new AppError("forbidden", "A token cannot cut itself off.");
+  await database.c.workspaces.updateOne(
+    { _id: ws._id },
+    input.blocked ? { $addToSet: { blockedTokenIds: input.tokenId }, $set: { updatedAt: now() } } : { $pull: { blockedTokenIds: input.tokenId }, $set: { updatedAt: now() } },
+  );
+  await recordEvent(database, { workspaceId: ws._id, type: input.blocked ? "agent.blocked" : "agent.unblocked", actor: actorOf(principal), target: { kind: "token", id: input.tokenId, label: "" } });
+}
+
+/** Recent changes in a workspace, newest first, 50 at a time. */
+export async function listActivity(database: Database, principal: Principal, input: { workspace: string; cursor?: string }) {
+  const ws = await getReadableWorkspace(database, principal, input.workspace);
+  const filter: Record<string, unknown> = { workspaceId: ws._id };
+  if (input.cursor) {
+    const [atMs, id] = Buffer.from(input.cursor, "base64url").toString("utf8").split("|");
+    const at = new Date(Number(atMs));
+    if (!id || Number.isNaN(at.getTime())) throw new AppError("invalid_request", "cursor: is not one we gave out");
+    filter.$or = [{ at: { $lt: at } }, { at, _id: { $lt: id } }];
+  }
+  const events = await database.c.events.find(filter).sort({ at: -1, _id: -1 }).limit(51).toArray();
+  const page = events.slice(0, 50);
+  const last = page[page.length - 1];
+  return {
+    events: page.map((e) => ({
+      id: e._id,
+      type: e.type,
+      actor: { kind: e.actor.kind, user_id: e.actor.userId, token_id: e.actor.tokenId ?? null, label: e.actor.label },
+      target: e.target,
+      at: e.at.toISOString(),
+    })),
+    next_cursor: events.length > 50 && last ? Buffer.from(`${last.at.getTime()}|${last._id}`).toString("base64url") : null,
+  };
 }

@@ -3,7 +3,9 @@ import {
   deletePage,
   getReadablePage,
   listPages,
+  getRevision,
   pageHistory,
+  restoreRevision,
   revisionView,
   updatePage,
   viewOf,
@@ -13,6 +15,7 @@ import { SlugSchema } from "@atelier/shared/schemas/common";
 import {
   CreatePageInputSchema,
   PageSummaryViewSchema,
+  PartViewSchema,
   PageViewSchema,
   RevisionViewSchema,
   UpdatePageInputSchema,
@@ -60,6 +63,23 @@ export const pagesRouter = router({
     .input(z.object({ slug: SlugSchema }))
     .output(z.object({ page_id: z.string(), slug: z.string() }))
     .mutation(({ ctx, input }) => deletePage(ctx, ctx.principal, input.slug)),
+
+  revision: publicProcedure
+    .input(z.object({ slug: SlugSchema, version: z.number().int().min(1) }))
+    .output(RevisionViewSchema.extend({ parts: z.array(PartViewSchema) }))
+    .query(async ({ ctx, input }) => {
+      const rev = await getRevision(ctx.database, ctx.principal, input.slug, input.version);
+      return { ...revisionView(rev), parts: rev.parts.map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })) };
+    }),
+
+  restore: protectedProcedure
+    .input(z.object({ slug: SlugSchema, version: z.number().int().min(1), expected_version: z.number().int().min(1).optional() }))
+    .output(PageViewSchema)
+    .mutation(async ({ ctx, input }) => {
+      const page = await restoreRevision(ctx, ctx.principal, input);
+      const { workspace } = await getReadablePage(ctx.database, ctx.principal, { pageId: page._id });
+      return viewOf(ctx, page, workspace);
+    }),
 
   history: publicProcedure
     .input(z.object({ slug: SlugSchema }))

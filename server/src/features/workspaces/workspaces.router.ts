@@ -1,11 +1,18 @@
 import {
+  addMemberByEmail,
   createWorkspaceFor,
   getReadableWorkspace,
+  listActivity,
+  listAgents,
+  listMembers,
   listWorkspacesFor,
+  removeMember,
+  setAgentBlocked,
+  setMemberRole,
   setVisibility,
   workspaceView,
 } from "@atelier/shared/domain/workspaces";
-import { SlugSchema } from "@atelier/shared/schemas/common";
+import { EmailSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../../trpc";
 
@@ -22,9 +29,91 @@ const WorkspaceViewSchema = z.object({
   created_at: z.string(),
 });
 
+const RoleSchema = z.enum(["owner", "editor", "viewer"]);
+const UserIdSchema = z.string().regex(/^usr_[A-Za-z0-9_-]{10,40}$/, "is not a user id");
+const TokenIdSchema = z.string().regex(/^tok_[A-Za-z0-9_-]{10,40}$/, "is not a token id");
+
+const MemberViewSchema = z.object({ user_id: z.string(), email: z.string(), role: RoleSchema, confirmed: z.boolean(), added_at: z.string() });
+const AgentViewSchema = z.object({
+  token_id: z.string(),
+  label: z.string(),
+  acting_for: z.string().nullable(),
+  last_active_at: z.string().nullable(),
+  blocked: z.boolean(),
+  status: z.enum(["active", "revoked", "expired"]),
+});
+const ActivitySchema = z.object({
+  events: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      actor: z.object({ kind: z.enum(["user", "agent"]), user_id: z.string().nullable(), token_id: z.string().nullable(), label: z.string() }),
+      target: z.object({ kind: z.string(), id: z.string(), label: z.string() }),
+      at: z.string(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+
+const membersRouter = router({
+  list: protectedProcedure
+    .input(z.object({ slug: SlugSchema }))
+    .output(z.array(MemberViewSchema))
+    .query(({ ctx, input }) => listMembers(ctx.database, ctx.principal, input.slug)),
+  add: protectedProcedure
+    .input(z.object({ slug: SlugSchema, email: EmailSchema, role: RoleSchema }))
+    .output(z.object({ user_id: z.string(), role: RoleSchema }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await addMemberByEmail(ctx.database, ctx.principal, { workspace: input.slug, email: input.email, role: input.role });
+      return { user_id: r.userId, role: r.role };
+    }),
+  setRole: protectedProcedure
+    .input(z.object({ slug: SlugSchema, user_id: UserIdSchema, role: RoleSchema }))
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await setMemberRole(ctx.database, ctx.principal, { workspace: input.slug, userId: input.user_id, role: input.role });
+      return { ok: true as const };
+    }),
+  remove: protectedProcedure
+    .input(z.object({ slug: SlugSchema, user_id: UserIdSchema }))
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await removeMember(ctx.database, ctx.principal, { workspace: input.slug, userId: input.user_id });
+      return { ok: true as const };
+    }),
+});
+
 const NameSchema = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
 export const workspacesRouter = router({
+  members: membersRouter,
+
+  agents: protectedProcedure
+    .input(z.object({ slug: SlugSchema }))
+    .output(z.array(AgentViewSchema))
+    .query(({ ctx, input }) => listAgents(ctx.database, ctx.principal, input.slug)),
+
+  blockAgent: protectedProcedure
+    .input(z.object({ slug: SlugSchema, token_id: TokenIdSchema }))
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await setAgentBlocked(ctx.database, ctx.principal, { workspace: input.slug, tokenId: input.token_id, blocked: true });
+      return { ok: true as const };
+    }),
+
+  unblockAgent: protectedProcedure
+    .input(z.object({ slug: SlugSchema, token_id: TokenIdSchema }))
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await setAgentBlocked(ctx.database, ctx.principal, { workspace: input.slug, tokenId: input.token_id, blocked: false });
+      return { ok: true as const };
+    }),
+
+  activity: publicProcedure
+    .input(z.object({ slug: SlugSchema, cursor: z.string().max(200).optional() }))
+    .output(ActivitySchema)
+    .query(({ ctx, input }) => listActivity(ctx.database, ctx.principal, { workspace: input.slug, cursor: input.cursor })),
+
   list: protectedProcedure.output(z.array(WorkspaceViewSchema)).query(async ({ ctx }) => {
     const list = await listWorkspacesFor(ctx.database, ctx.principal);
     return list.map((ws) => workspaceView(ws, ctx.principal));

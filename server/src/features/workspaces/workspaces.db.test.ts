@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
+
+let srv: TestServer;
+let owner: Browser;
+let n = 0;
+const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;
+
+beforeAll(async () => {
+  srv = await startTestServer({}, "workspaces");
+  owner = await signIn(srv, `${uniq("owner")}@example.com`);
+});
+afterAll(async () => {
+  await srv.close();
+});
+
+interface Member {
+  user_id: string;
+  email: string;
+  role: string;
+}
+
+async function newWorkspace(): Promise<string> {
+  const slug = uniq("ws");
+  const res = await owner.mutation("workspaces.create", { slug, name: "Team" });
+  expect(res.status).toBe(200);
+  return slug;
+}
+
+describe("workspaces", () => {
+  it("creates a workspace, refuses a taken slug, and lists it", async () => {
+    const slug = await newWorkspace();
+    const again = await owner.mutation("workspaces.create", { slug, name: "Again" });
+    expect(again.status).toBe(409);
+    const list = await trpcData<{ slug: string; role: string; can_manage: boolean }[]>(await owner.query("workspaces.list"));
+    expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ slug, role: "owner", can_manage: true })]));
+    expect((await owner.mutation("workspaces.create", { slug: "Bad Slug", name: "x" })).status).toBe(400);
+  });
+
+  it("lets a visitor read a public workspace and not a private one", async () => {
+    const slug = await newWorkspace();
+    const visitor = new Browser(srv.url);
+    expect((await visitor.query("workspaces.get", { slug })).status).toBe(404);
+    await owner.mutation("workspaces.setVisibility", { slug, visibility: "public" });
+    const got = await trpcData<{ visibility: string; can_write: boolean }>(await visitor.query("workspaces.get", { slug }));
+    expect(got).toMatchObject({ visibility: "public", can_write: false });
+  });
+});
+
+describe("members", () => {
+  it("invites by e-mail, changes roles, removes, and keeps one owner", async () => {
+    const slug = await newWorkspace();
+    const email = `${uniq("invitee")}@example.com`;
+    expect((await owner.mutation("workspaces.members.add", { slug, email, role: "editor" })).status).toBe(200);
+
+    // The invitee signs in for the first time and finds the workspace, and can edit in it.
+    const invitee = await signIn(srv, email);
+    const theirs = await trpcData<{ slug: string; role: string }[]>(await invitee.query("workspaces.list"));
+    expect(theirs).toEqual(expect.arrayContaining([expect.objectContaining({ slug, role: "editor" })]));
+    const page = uniq("page");
+    expect((await invitee.mutation("pages.create", { slug: page, title: "By the invitee", body_markdown: "x", workspace: slug })).status).toBe(200);
+
+    const members = await trpcData<Member[]>(await owner.query("workspaces.members.list", { slug }));
+    const inv = members.find((m) => m.email === email);
+    expect(inv?.role).toBe("editor");
+    expect((await owner.mutation("workspaces.members.setRole", { slug, user_id: inv?.user_id, role: "viewer" })).status).toBe(200);
+    expect((await invitee.mutation("pages.update", { slug: page, title: "nope" })).status).toBe(403);
+    // A non-owner cannot manage members.
+    expect((await invitee.mutation("workspaces.members.add", { slug, email: "x@example.com", role: "editor" })).status).toBe(403);
+
+    const me = members.find((m) => m.role === "owner");
+    const lastOwner = await owner.mutation("workspaces.members.setRole", { slug, user_id: me?.user_id, role: "editor" });
+    expect(lastOwner.status).toBe(403);
+    expect((await owner.mutation("workspaces.members.remove", { slug, user_id: me?.user_id })).status).toBe(403);
+
+    expect((await owner.mutation("workspaces.members.remove", { slug, user_id: inv?.user_id })).status).toBe(200);
+    expect((await invitee.query("workspaces.get", { slug })).status).toBe(404);
+  });
+
+  it("hides the member list from non-members", async () => {
+    const slug = await newWorkspace();
+    await owner.mutation("workspaces.setVisibility", { slug, visibility: "public" });
+    const stranger = await signIn(srv, `${uniq("stranger")}@example.com`);
+    expect((await stranger.query("workspaces.members.list", { slug })).status).toBe(403);
+  });
+});
+
+describe("history, restore and activity", () => {
+  it("restores an earlier version as a new version and records it in the activity feed", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("doc");
+    await owner.mutation("pages.create", { slug, title: "v1 title", body_markdown: "first", workspace: ws });
+    await owner.mutation("pages.update", { slug, body_markdown: "second", expected_version: 1 });
+    const rev = await trpcData<{ version: number; parts: { body: string }[] }>(await owner.query("pages.revision", { slug, version: 1 }));
+    expect(rev.parts[0]?.body).toBe("first");
+    const stale = await owner.mutation("pages.restore", { slug, version: 1, expected_version: 1 });
+    expect(stale.status).toBe(409);
+    const restored = await trpcData<{ version: number; parts: { body: string }[] }>(await owner.mutation("pages.restore", { slug, version: 1, expected_version: 2 }));
+    expect(restored.version).toBe(3);
+    expect(restored.parts[0]?.body).toBe("first");
+    const history = await trpcData<{ version: number }[]>(await owner.query("pages.history", { slug }));
+    expect(history.map((h) => h.version)).toEqual([3, 2, 1]);
+
+    const activity = await trpcData<{ events: { type: string; actor: { kind: string } }[] }>(await owner.query("workspaces.activity", { slug: ws }));
+    expect(activity.events.map((e) => e.type).slice(0, 4)).toEqual(["page.restored", "page.updated", "page.created", "workspace.created"]);
+    expect(activity.events.every((e) => e.actor.kind === "user")).toBe(true);
+  });
+});
