@@ -10,6 +10,8 @@ import { agentAuthRoutes } from "./features/agent-auth/agent-auth.routes";
 import { discoveryRoutes } from "./features/discovery/discovery.routes";
 import { errorHandler, notFound } from "./http/errors";
 import { sameOriginOnly } from "./http/same-origin";
+import { spaRoutes } from "./http/spa";
+import { createProxyMiddleware } from "http-proxy-middleware";
 import { appRouter } from "./router";
 
 export function createApp(deps: Deps): Express {
@@ -20,6 +22,10 @@ export function createApp(deps: Deps): Express {
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.use(createHttpLogger(deps.logger));
   app.get("/healthz", healthHandler(deps.database));
+  // A single-machine install without a reverse proxy: /mcp is forwarded to the sidecar.
+  if (deps.config.SIDECAR_URL) {
+    app.use(createProxyMiddleware({ target: deps.config.SIDECAR_URL, pathFilter: "/mcp", xfwd: true, changeOrigin: false }));
+  }
   app.use(sameOriginOnly(deps.config.BASE_URL));
   app.use(
     "/api/trpc",
@@ -40,6 +46,7 @@ export function createApp(deps: Deps): Express {
   app.use(artifactRoutes(deps));
   app.use(discoveryRoutes(deps));
   app.use(agentAuthRoutes(deps));
+  if (deps.config.WEB_DIST_DIR) app.use(spaRoutes(deps.config.WEB_DIST_DIR));
   app.get("/", (_req, res) => res.redirect(308, "/app/"));
   app.use(notFound);
   app.use(errorHandler);

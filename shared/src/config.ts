@@ -107,6 +107,8 @@ const EnvSchema = z.object({
     .default("service_mcp_"),
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DATA_DIR: z.string().min(1).default(".data"),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  SIDECAR_URL: httpUrl.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -141,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...e,
     DATA_DIR: dataDir,
+    WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
     ANONYMOUS_REGISTRATION_ENABLED:
       anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
     SECRET_KEY: e.SECRET_KEY ?? defaultSecretKey(e.NODE_ENV, dataDir),

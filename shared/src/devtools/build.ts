@@ -1,0 +1,28 @@
+// `pnpm build` (after the SPA's `vite build`): bundles the server and the sidecar, shared
+// core and npm dependencies included, into one ESM file each, so production runs plain
+// `node <pkg>/dist/main.js` without TypeScript tooling.
+import path from "node:path";
+import { build } from "esbuild";
+import { REPO_ROOT } from "./embedded-db";
+
+// Optional native add-ons the MongoDB driver loads only when configured to.
+const OPTIONAL = ["kerberos", "@mongodb-js/zstd", "snappy", "mongodb-client-encryption", "@aws-sdk/credential-providers", "gcp-metadata", "socks", "aws4", "pino-pretty"];
+
+for (const pkg of ["server", "mcp-sidecar"]) {
+  const outfile = path.join(REPO_ROOT, pkg, "dist/main.js");
+  await build({
+    entryPoints: [path.join(REPO_ROOT, pkg, "src/main.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: true,
+    external: OPTIONAL,
+    // Bundled CommonJS code still calls require() for Node built-ins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    logLevel: "warning",
+    legalComments: "linked",
+  });
+  console.log(`built ${path.relative(REPO_ROOT, outfile)}`);
+}
