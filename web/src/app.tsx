@@ -1,9 +1,9 @@
-// The SPA's routes, all under /app. /sign-in stands alone; every other path needs a session
-// and is listed in routes/signed-in-routes.tsx.
+// The SPA's routes, all under /app. /sign-in stands alone; every other path is listed in
+// routes/app-routes.tsx, public-readable or needing a session.
 import { lazy, Suspense } from "react";
 import { Route, Router, Switch } from "wouter";
 import { PageLoading } from "./components/page-state";
-import { SignedInArea } from "./components/signed-in-area";
+import { AppArea } from "./components/app-area";
 
 const SignInPage = lazy(() => import("./routes/sign-in").then((m) => ({ default: m.SignInPage })));
 
@@ -16,7 +16,7 @@ export function App() {
             <SignInPage />
           </Route>
           <Route>
-            <SignedInArea />
+            <AppArea />
           </Route>
         </Switch>
       </Suspense>

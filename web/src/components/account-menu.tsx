@@ -1,6 +1,7 @@
-// The account button in the top bar: a menu (WAI-ARIA menu button pattern) with sign-out
-// actions. Arrow keys, Home/End and Escape work as in any desktop menu.
+// The account button in the top bar: a menu (WAI-ARIA menu button pattern) with the agent
+// settings, the connection guide and sign-out actions. Arrow keys, Home/End and Escape work as in any desktop menu.
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { Link } from "wouter";
 import { describeError } from "../lib/errors";
 import { type SignedInUser, useSignOut } from "../lib/session";
 import { EmailAddress } from "./email-address";
@@ -120,6 +121,16 @@ export function AccountMenu({ user }: { user: SignedInUser }) {
             <EmailAddress email={user.email} />
           </span>
         </div>
+        <Link href="/settings/agents" role="menuitem" tabIndex={-1} className="menu__item" onClick={() => close(false)}>
+          Connected agents
+          <span className="menu__item-hint">Tokens that let AI agents work here</span>
+        </Link>
+        {/* A server page, not part of the app: a full navigation. */}
+        <a href="/docs/connect/agents" role="menuitem" tabIndex={-1} className="menu__item" onClick={() => close(false)}>
+          How to connect an agent
+          <span className="menu__item-hint">Guide for Claude Code and other MCP clients</span>
+        </a>
+        <div className="menu__separator" role="separator" />
         <button
           type="button"
           role="menuitem"

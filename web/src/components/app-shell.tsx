@@ -1,11 +1,25 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { useLocation } from "wouter";
+import { Link, useLocation } from "wouter";
 import type { SignedInUser } from "../lib/session";
 import { AccountMenu } from "./account-menu";
 import { Brand } from "./brand";
 
-/** The signed-in frame: top bar (brand, account menu) and the page below it. */
-export function AppShell({ user, children }: { user: SignedInUser; children: ReactNode }) {
+/** A top-bar link that knows when it is the current page. */
+function NavLink({ href, match, children }: { href: string; match: (path: string) => boolean; children: ReactNode }) {
+  const [location] = useLocation();
+  const current = match(location);
+  return (
+    <Link href={href} className="topbar__link" aria-current={current ? "page" : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+/**
+ * The frame of every page: top bar and the page below it. Signed in, the bar has the main
+ * links and the account menu; a visitor (user null) reading a public workspace gets "Sign in".
+ */
+export function AppShell({ user, children }: { user: SignedInUser | null; children: ReactNode }) {
   const [location] = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstLocation = useRef(location);
@@ -23,9 +37,25 @@ export function AppShell({ user, children }: { user: SignedInUser; children: Rea
       </a>
       <header className="topbar">
         <Brand />
-        {/* Becomes <nav aria-label="Main"> with links to workspaces and agent settings as those pages arrive. */}
-        <div className="topbar__nav" />
-        <AccountMenu user={user} />
+        {user ? (
+          <nav className="topbar__nav" aria-label="Main">
+            <NavLink href="/" match={(p) => p === "/" || p.startsWith("/buckets/")}>
+              Workspaces
+            </NavLink>
+            <NavLink href="/settings/agents" match={(p) => p.startsWith("/settings/agents")}>
+              Agents
+            </NavLink>
+          </nav>
+        ) : (
+          <div className="topbar__nav" />
+        )}
+        {user ? (
+          <AccountMenu user={user} />
+        ) : (
+          <Link href={`/sign-in?next=${encodeURIComponent(location)}`} className="button button--primary button--small">
+            Sign in
+          </Link>
+        )}
       </header>
       <main id="main" ref={mainRef} className="main" tabIndex={-1}>
         {children}

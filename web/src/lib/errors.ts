@@ -62,17 +62,109 @@ export function formatWait(seconds: number): string {
   return `in about ${minutes} minutes`;
 }
 
-/** A plain sentence for failures that are nobody's fault in particular. */
+/** The field-by-field problems of a request the server refused as invalid (400). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export function fieldIssuesOf(err: unknown): FieldIssue[] {
+  const issues = clientError(err)?.data?.issues;
+  return Array.isArray(issues) ? issues : [];
+}
+
+/** The problem with one field (`slug`, `title`, …) as a sentence, if the server named one. */
+export function fieldIssue(err: unknown, field: string): string | null {
+  const issue = fieldIssuesOf(err).find((i) => i.path === field || i.path.startsWith(`${field}.`));
+  return issue ? sentence(`${FIELD_NAMES[field] ?? capitalize(field)} ${issue.message}`) : null;
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  slug: "The slug",
+  name: "The name",
+  title: "The title",
+  summary: "The summary",
+  body_markdown: "The text",
+  body_html: "The HTML",
+  label: "The name",
+  email: "The e-mail address",
+  expiresInDays: "The expiry",
+  scopes: "Permissions:",
+  workspaces: "Workspaces:",
+};
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function sentence(s: string): string {
+  const t = s.trim();
+  return /[.!?…]$/.test(t) ? t : `${t}.`;
+}
+
+/**
+ * The server has no such procedure (yet): tRPC answers 404 with its own code and no appCode.
+ * Used where the app calls procedures that are still being added to the server.
+ */
+export function isMissingProcedure(err: unknown): boolean {
+  const e = clientError(err);
+  return e?.data?.httpStatus === 404 && e.data.appCode === null && /no procedure found/i.test(e.message);
+}
+
+/** A plain sentence for any failure: the network, the server, or what the server refused. */
 export function describeError(err: unknown): string {
   if (isNetworkFailure(err)) return "We couldn’t reach Atelier. Check your connection and try again.";
   const status = httpStatusOf(err);
-  if (appCodeOf(err) === "unavailable" || (status !== null && status >= 500)) {
+  const code = appCodeOf(err);
+  if (code === "unavailable" || (status !== null && status >= 500)) {
     return "Atelier is having trouble right now. Please try again in a moment.";
   }
-  if (appCodeOf(err) === "rate_limited") {
+  if (code === "rate_limited") {
     const wait = retryAfterSeconds(err);
     return wait === null ? "That was a lot of requests at once. Wait a little and try again." : `Too many requests. Try again ${formatWait(wait)}.`;
   }
-  const message = err instanceof Error ? err.message : "";
-  return message || "Something went wrong. Please try again.";
+  if (isUnauthorized(err)) return "Your session has ended. Sign in again to continue.";
+  if (isMissingProcedure(err)) return "This server doesn’t offer that yet. It may need an update.";
+  const issues = fieldIssuesOf(err);
+  if (issues.length > 0) {
+    return issues.map((i) => sentence(`${FIELD_NAMES[i.path] ?? capitalize(i.path)} ${i.message}`)).join(" ");
+  }
+  // The server's own sentences are written for people (shared/src/errors.ts); these codes
+  // get a steadier wording when the server's sentence is missing.
+  const message = err instanceof Error ? err.message.trim() : "";
+  if (message) return sentence(message);
+  switch (code) {
+    case "not_found":
+      return "It isn’t there any more, or you don’t have access to it.";
+    case "forbidden":
+      return "You don’t have permission to do that.";
+    case "conflict":
+      return "That name is already taken. Try another one.";
+    case "version_conflict":
+      return "Someone changed this meanwhile.";
+    case "limit_exceeded":
+      return "This workspace has reached its limit.";
+    case "payload_too_large":
+      return "That’s too large to save (the limit is 1 MiB).";
+    case null:
+    default:
+      return "Something went wrong. Please try again.";
+  }
+}
+
+/** "Already taken" and friends, for the create forms: 409 conflict on a slug. */
+export function isConflict(err: unknown): boolean {
+  return appCodeOf(err) === "conflict";
+}
+
+export function isVersionConflict(err: unknown): boolean {
+  return appCodeOf(err) === "version_conflict";
+}
+
+export function isNotFound(err: unknown): boolean {
+  return appCodeOf(err) === "not_found" || (httpStatusOf(err) === 404 && !isMissingProcedure(err));
+}
+
+export function isForbidden(err: unknown): boolean {
+  return httpStatusOf(err) === 403;
 }

@@ -1,6 +1,8 @@
-// The pages that need a session, each loaded on first visit (React.lazy). To add one, add a
-// line here; the shell, the sign-in guard and the loading state come with it.
-//   { path: "/buckets/:slug", component: lazy(() => import("./bucket").then((m) => ({ default: m.BucketPage }))) }
+// The app's pages, each loaded on first visit (React.lazy). To add one, add a line here; the
+// shell, the sign-in guard and the loading state come with it.
+//   access "signed-in": needs a session; without one the sign-in screen shows in its place.
+//   access "public":    shows to visitors too (user is null), e.g. a public workspace; the
+//                       page itself asks the server what the visitor may see.
 import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 import type { SignedInUser } from "../lib/session";
 
@@ -10,11 +12,35 @@ export interface SignedInPageProps {
   params: Record<string, string | undefined>;
 }
 
-export interface SignedInRoute {
-  path: string;
-  component: LazyExoticComponent<ComponentType<SignedInPageProps>>;
+/** What a public page receives: the user when someone is signed in, else null. */
+export interface PublicPageProps {
+  user: SignedInUser | null;
+  params: Record<string, string | undefined>;
 }
 
-export const signedInRoutes: SignedInRoute[] = [
-  { path: "/", component: lazy(() => import("./home").then((m) => ({ default: m.HomePage }))) },
+export type AppRoute =
+  | { path: string; access: "signed-in"; component: LazyExoticComponent<ComponentType<SignedInPageProps>> }
+  | { path: string; access: "public"; component: LazyExoticComponent<ComponentType<PublicPageProps>> };
+
+export const appRoutes: AppRoute[] = [
+  {
+    path: "/",
+    access: "signed-in",
+    component: lazy(() => import("./dashboard").then((m) => ({ default: m.DashboardPage }))),
+  },
+  {
+    path: "/settings/agents",
+    access: "signed-in",
+    component: lazy(() => import("./agent-settings").then((m) => ({ default: m.AgentSettingsPage }))),
+  },
+  {
+    path: "/buckets/:slug",
+    access: "public",
+    component: lazy(() => import("./workspace").then((m) => ({ default: m.WorkspacePage }))),
+  },
+  {
+    path: "/buckets/:slug/:pageSlug",
+    access: "public",
+    component: lazy(() => import("./page").then((m) => ({ default: m.PagePage }))),
+  },
 ];

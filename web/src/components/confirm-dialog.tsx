@@ -1,0 +1,76 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+
+/**
+ * Asks before something that cannot be undone. A native modal <dialog> keeps focus inside;
+ * Escape and "Cancel" close it (unless the action is under way), and the safe choice has
+ * focus first.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  pendingLabel,
+  tone = "danger",
+  pending,
+  error,
+  onCancel,
+  onConfirm,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  pendingLabel: string;
+  tone?: "danger" | "primary";
+  pending: boolean;
+  error: string | null;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const id = useId();
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!pending) onCancel();
+      }}
+    >
+      <h2 id={`${id}-title`} className="dialog__title">
+        {title}
+      </h2>
+      <div id={`${id}-text`} className="dialog__text">
+        {children}
+      </div>
+      <p className="field__error" role="alert">
+        {error}
+      </p>
+      <div className="dialog__actions">
+        <button type="button" className="button" onClick={onCancel} disabled={pending} autoFocus>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={tone === "danger" ? "button button--danger" : "button button--primary"}
+          onClick={onConfirm}
+          disabled={pending}
+        >
+          {pending ? pendingLabel : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,140 @@
+// Someone saved the page while this person was editing. Both texts are shown in full, side
+// by side, with the differing lines marked; nothing is lost whichever way they choose.
+import { useId, useMemo } from "react";
+import type { Directory } from "../../lib/actors";
+import { changedFields, type Draft, draftOf, fieldList, keepMine } from "../../lib/draft";
+import { changedCount, diffLines } from "../../lib/line-diff";
+import { plural } from "../../lib/format";
+import type { RouterOutputs } from "../../trpc";
+import { ActorName } from "../actor-name";
+import { CopyButton } from "../copy-button";
+import { TimeAgo } from "../time-ago";
+import { DiffView } from "./diff-view";
+
+type PageView = RouterOutputs["pages"]["get"];
+
+export function ConflictPanel({
+  base,
+  mine,
+  theirs,
+  directory,
+  saving,
+  error,
+  onKeepMine,
+  onTakeTheirs,
+  onEditMine,
+}: {
+  /** The version the person started editing from. */
+  base: PageView;
+  mine: Draft;
+  theirs: PageView;
+  directory: Directory;
+  saving: boolean;
+  error: string | null;
+  onKeepMine: () => void;
+  onTakeTheirs: () => void;
+  onEditMine: () => void;
+}) {
+  const id = useId();
+  const was = draftOf(base);
+  const theirDraft = draftOf(theirs);
+  const theyChanged = changedFields(was, theirDraft);
+  const iChanged = changedFields(was, mine);
+  const merged = keepMine(was, mine, theirDraft);
+  const keptOfTheirs = theyChanged.filter((f) => !iChanged.includes(f));
+  const diff = useMemo(() => diffLines(mine.body, theirDraft.body), [mine.body, theirDraft.body]);
+
+  return (
+    <section className="conflict" aria-labelledby={`${id}-title`} role="region">
+      <div className="conflict__intro" role="alert">
+        <h2 id={`${id}-title`} className="conflict__title">
+          This page changed while you were editing
+        </h2>
+        <p>
+          <ActorName actor={theirs.updated_by} directory={directory} /> saved version {theirs.version}{" "}
+          <TimeAgo iso={theirs.updated_at} />
+          {theyChanged.length > 0 ? `, changing ${fieldList(theyChanged)}` : ""}. You changed {fieldList(iChanged)}. Your
+          text isn’t saved yet and nothing is lost: choose what to keep.
+        </p>
+      </div>
+
+      {iChanged.includes("title") && theyChanged.includes("title") && mine.title !== theirDraft.title ? (
+        <dl className="conflict__fields">
+          <div>
+            <dt>Your title</dt>
+            <dd>{mine.title}</dd>
+          </div>
+          <div>
+            <dt>Their title</dt>
+            <dd>{theirDraft.title}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {iChanged.includes("summary") && theyChanged.includes("summary") && mine.summary !== theirDraft.summary ? (
+        <dl className="conflict__fields">
+          <div>
+            <dt>Your summary</dt>
+            <dd>{mine.summary || "(none)"}</dd>
+          </div>
+          <div>
+            <dt>Their summary</dt>
+            <dd>{theirDraft.summary || "(none)"}</dd>
+          </div>
+        </dl>
+      ) : null}
+
+      <div className="conflict__columns">
+        <div className="conflict__side">
+          <div className="conflict__side-head">
+            <h3 className="conflict__side-title">
+              Your text <span className="muted">(not saved)</span>
+            </h3>
+            <CopyButton text={mine.body} label="Copy your text" />
+          </div>
+          <DiffView lines={diff.mine} label="Your text" tone="mine" />
+          <p className="conflict__count">
+            {diff.compared ? `${plural(changedCount(diff.mine), "line")} not in theirs` : "Too long to compare line by line"}
+          </p>
+        </div>
+        <div className="conflict__side">
+          <div className="conflict__side-head">
+            <h3 className="conflict__side-title">Version {theirs.version}</h3>
+            <CopyButton text={theirDraft.body} label={`Copy the text of version ${theirs.version}`} />
+          </div>
+          <DiffView lines={diff.theirs} label={`Text of version ${theirs.version}`} tone="theirs" />
+          <p className="conflict__count">
+            {diff.compared ? `${plural(changedCount(diff.theirs), "line")} not in yours` : ""}
+          </p>
+        </div>
+      </div>
+
+      <p className="field__error" role="alert">
+        {error}
+      </p>
+      <div className="conflict__choices">
+        <div className="conflict__choice">
+          <button type="button" className="button button--primary" onClick={onKeepMine} disabled={saving}>
+            {saving ? "Saving…" : `Keep mine (save over version ${theirs.version})`}
+          </button>
+          <p className="field__hint">
+            Saves your {fieldList(iChanged)} as version {theirs.version + 1}.
+            {keptOfTheirs.length > 0 ? ` Their change to ${fieldList(keptOfTheirs)} is kept.` : ""}
+            {merged.body === theirDraft.body ? "" : " Their text stays in the history."}
+          </p>
+        </div>
+        <div className="conflict__choice">
+          <button type="button" className="button" onClick={onTakeTheirs} disabled={saving}>
+            Take theirs
+          </button>
+          <p className="field__hint">Continue from version {theirs.version}. Your text stays on screen to copy from.</p>
+        </div>
+        <div className="conflict__choice">
+          <button type="button" className="button" onClick={onEditMine} disabled={saving}>
+            Combine by hand
+          </button>
+          <p className="field__hint">Back to your text, with theirs beside it, and save when it’s right.</p>
+        </div>
+      </div>
+    </section>
+  );
+}

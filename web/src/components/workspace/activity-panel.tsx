@@ -1,0 +1,110 @@
+import { Link } from "wouter";
+import { type Directory, describeEvent } from "../../lib/actors";
+import { describeError } from "../../lib/errors";
+import { formatDate } from "../../lib/format";
+import { type ActivityEvent, useActivity } from "../../lib/collaboration";
+import { ActorName } from "../actor-name";
+import { TimeAgo } from "../time-ago";
+
+function dayOf(iso: string): string {
+  const d = new Date(iso);
+  const today = new Date();
+  const yesterday = new Date(Date.now() - 86_400_000);
+  if (d.toDateString() === today.toDateString()) return "Today";
+  if (d.toDateString() === yesterday.toDateString()) return "Yesterday";
+  return formatDate(iso);
+}
+
+function EventText({ event, slug, directory }: { event: ActivityEvent; slug: string; directory: Directory }) {
+  const { verb, target, suffix } = describeEvent(event, directory);
+  return (
+    <>
+      {verb}{" "}
+      {target === null ? null : target.kind === "page" ? (
+        <Link href={`/buckets/${slug}/${target.text}`} className="mono">
+          {target.text}
+        </Link>
+      ) : (
+        <strong className={target.kind === "page-gone" ? "mono" : undefined}>{target.text}</strong>
+      )}
+      {suffix}
+    </>
+  );
+}
+
+/** Who did what here, newest first, people and agents told apart. */
+export function ActivityPanel({ slug, directory }: { slug: string; directory: Directory }) {
+  const activity = useActivity(slug, true);
+
+  if (activity.isPending) {
+    return (
+      <p className="muted" role="status">
+        Loading activity…
+      </p>
+    );
+  }
+  if (activity.isError) {
+    return (
+      <div className="inline-error" role="alert">
+        <p>The activity didn’t load. {describeError(activity.error)}</p>
+        <button type="button" className="button button--small" onClick={() => void activity.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const events = activity.data.pages.flatMap((p) => p.events);
+  if (events.length === 0) {
+    return (
+      <div className="empty-state empty-state--compact">
+        <p className="empty-state__title">Nothing has happened here yet</p>
+        <p className="empty-state__text">Changes by people and agents will show up here as they happen.</p>
+      </div>
+    );
+  }
+
+  const groups: { day: string; events: ActivityEvent[] }[] = [];
+  for (const event of events) {
+    const day = dayOf(event.at);
+    const last = groups[groups.length - 1];
+    if (last && last.day === day) last.events.push(event);
+    else groups.push({ day, events: [event] });
+  }
+
+  return (
+    <section className="panel-section" aria-labelledby="activity-title">
+      <h2 id="activity-title" className="sr-only">
+        Activity
+      </h2>
+      {groups.map((group) => (
+        <div key={group.day} className="activity-day">
+          <h3 className="activity-day__title">{group.day}</h3>
+          <ol className="activity-list">
+            {group.events.map((event) => (
+              <li key={event.id} className={`activity-item activity-item--${event.actor.kind}`}>
+                <span className="activity-item__text">
+                  <ActorName actor={event.actor} directory={directory} /> <EventText event={event} slug={slug} directory={directory} />
+                </span>
+                <span className="activity-item__time">
+                  <TimeAgo iso={event.at} />
+                </span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      ))}
+      {activity.hasNextPage ? (
+        <div className="load-more">
+          <button
+            type="button"
+            className="button"
+            onClick={() => void activity.fetchNextPage()}
+            disabled={activity.isFetchingNextPage}
+          >
+            {activity.isFetchingNextPage ? "Loading…" : "Show earlier activity"}
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+import { type FormEvent, useId, useState } from "react";
+import { describeError, fieldIssue } from "../../lib/errors";
+import { type Member, type Role, useAddMember, useMembers, useRemoveMember, useSetMemberRole } from "../../lib/collaboration";
+import { looksLikeEmail } from "../sign-in/sign-in-messages";
+import { ROLE_NAMES } from "../badges";
+import { ConfirmDialog } from "../confirm-dialog";
+import { EmailAddress } from "../email-address";
+import { TimeAgo } from "../time-ago";
+
+const ROLE_HINTS: Record<Role, string> = {
+  owner: "Everything, including members, agents and visibility",
+  editor: "Reads and edits pages; their agents can too",
+  viewer: "Reads pages only",
+};
+
+export function MembersPanel({ slug, canManage, meId }: { slug: string; canManage: boolean; meId: string }) {
+  const members = useMembers(slug, true);
+  const setRole = useSetMemberRole();
+  const remove = useRemoveMember();
+  const [removing, setRemoving] = useState<Member | null>(null);
+
+  const owners = members.data?.filter((m) => m.role === "owner").length ?? 0;
+
+  return (
+    <section className="panel-section" aria-labelledby="members-title">
+      <div className="panel-section__head">
+        <h2 id="members-title" className="section-title">
+          People
+        </h2>
+      </div>
+      {canManage ? <InviteForm slug={slug} /> : null}
+      {members.isPending ? (
+        <p className="muted" role="status">
+          Loading people…
+        </p>
+      ) : members.isError ? (
+        <div className="inline-error" role="alert">
+          <p>The member list didn’t load. {describeError(members.error)}</p>
+          <button type="button" className="button button--small" onClick={() => void members.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <ul className="member-list" aria-label="Members">
+          {members.data.map((m) => {
+            const lastOwner = m.role === "owner" && owners <= 1;
+            return (
+              <li key={m.user_id} className="member-row">
+                <span className="avatar avatar--small" aria-hidden="true">
+                  {(m.email[0] ?? "?").toUpperCase()}
+                </span>
+                <span className="member-row__who">
+                  <span className="member-row__email">
+                    <EmailAddress email={m.email} />
+                    {m.user_id === meId ? <span className="chip">You</span> : null}
+                  </span>
+                  <span className="member-row__meta">
+                    <TimeAgo iso={m.added_at} prefix="added " />
+                    {m.confirmed ? null : " · hasn’t signed in yet"}
+                  </span>
+                </span>
+                {canManage && !lastOwner ? (
+                  <span className="member-row__actions">
+                    <label className="sr-only" htmlFor={`role-${m.user_id}`}>
+                      Role of {m.email}
+                    </label>
+                    <select
+                      id={`role-${m.user_id}`}
+                      className="select"
+                      value={m.role}
+                      disabled={setRole.isPending && setRole.variables.user_id === m.user_id}
+                      onChange={(e) => setRole.mutate({ slug, user_id: m.user_id, role: e.target.value as Role })}
+                    >
+                      {(Object.keys(ROLE_NAMES) as Role[]).map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_NAMES[r]}
+                        </option>
+                      ))}
+                    </select>
+                    <button
+                      type="button"
+                      className="button button--small button--quiet"
+                      onClick={() => setRemoving(m)}
+                      aria-label={m.user_id === meId ? "Leave this workspace" : `Remove ${m.email}`}
+                    >
+                      {m.user_id === meId ? "Leave" : "Remove"}
+                    </button>
+                  </span>
+                ) : (
+                  <span className="member-row__role" title={ROLE_HINTS[m.role]}>
+                    {ROLE_NAMES[m.role]}
+                    {lastOwner && canManage ? <span className="sr-only"> (the only owner)</span> : null}
+                  </span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {setRole.isError ? (
+        <p className="field__error" role="alert">
+          Couldn’t change the role. {describeError(setRole.error)}
+        </p>
+      ) : null}
+      <dl className="role-legend">
+        {(Object.keys(ROLE_HINTS) as Role[]).map((r) => (
+          <div key={r}>
+            <dt>{ROLE_NAMES[r]}</dt>
+            <dd>{ROLE_HINTS[r]}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <ConfirmDialog
+        open={removing !== null}
+        title={removing?.user_id === meId ? "Leave this workspace?" : `Remove ${removing?.email ?? ""}?`}
+        confirmLabel={removing?.user_id === meId ? "Leave" : "Remove"}
+        pendingLabel="Removing…"
+        pending={remove.isPending}
+        error={remove.error ? describeError(remove.error) : null}
+        onCancel={() => {
+          setRemoving(null);
+          remove.reset();
+        }}
+        onConfirm={() => {
+          if (removing) remove.mutate({ slug, user_id: removing.user_id }, { onSuccess: () => setRemoving(null) });
+        }}
+      >
+        <p>
+          {removing?.user_id === meId
+            ? "You’ll lose access to its pages, and so will your agents here."
+            : "They’ll lose access to its pages, and so will their agents here. Pages they wrote stay."}
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function InviteForm({ slug }: { slug: string }) {
+  const id = useId();
+  const add = useAddMember();
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("editor");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    if (!looksLikeEmail(address)) {
+      setProblem("Enter an e-mail address, like ana@example.com.");
+      return;
+    }
+    setProblem(null);
+    add.mutate(
+      { slug, email: address, role },
+      {
+        onSuccess: () => {
+          setAdded(`${address} can now ${role === "viewer" ? "read" : "read and edit"} this workspace.`);
+          setEmail("");
+        },
+      },
+    );
+  };
+
+  const error = problem ?? (add.error ? (fieldIssue(add.error, "email") ?? describeError(add.error)) : null);
+
+  return (
+    <form className="invite-form" onSubmit={submit} noValidate aria-label="Add a person">
+      <div className="field invite-form__email">
+        <label className="field__label" htmlFor={`${id}-email`}>
+          Add a person by e-mail
+        </label>
+        <input
+          id={`${id}-email`}
+          className="field__input"
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          placeholder="ana@example.com"
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setProblem(null);
+            setAdded(null);
+            if (add.isError) add.reset();
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+        />
+      </div>
+      <div className="field invite-form__role">
+        <label className="field__label" htmlFor={`${id}-role`}>
+          Role
+        </label>
+        <select id={`${id}-role`} className="select select--field" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <option value="editor">Editor</option>
+          <option value="viewer">Viewer</option>
+          <option value="owner">Owner</option>
+        </select>
+      </div>
+      <button type="submit" className="button button--primary invite-form__submit" disabled={add.isPending}>
+        {add.isPending ? "Adding…" : "Add"}
+      </button>
+      <p id={`${id}-hint`} className="field__hint invite-form__hint">
+        They sign in with this address; no account is needed beforehand.
+      </p>
+      {error ? (
+        <p id={`${id}-error`} className="field__message field__message--error invite-form__hint" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p className="notice invite-form__hint" role="status" aria-live="polite">
+        {added}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+// Slugs for workspaces and pages (DESIGN §3): lower-case letters, digits and inner hyphens,
+// at most 64 characters. The server has the last word; this makes the rule visible while
+// typing and suggests a slug from a name.
+
+export const SLUG_MAX = 64;
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export function isValidSlug(slug: string): boolean {
+  return SLUG_PATTERN.test(slug);
+}
+
+/** What is wrong with a slug, in words, or null when it is fine. */
+export function slugProblem(slug: string): string | null {
+  if (slug.length === 0) return "Choose a slug.";
+  if (slug.length > SLUG_MAX) return `Keep it to ${SLUG_MAX} characters or fewer (this one has ${slug.length}).`;
+  if (/[A-Z]/.test(slug)) return "Use lower-case letters only.";
+  if (/[^a-z0-9-]/.test(slug)) return "Use only letters a–z, digits and hyphens (no spaces or accents).";
+  if (slug.startsWith("-") || slug.endsWith("-")) return "A slug can’t start or end with a hyphen.";
+  return isValidSlug(slug) ? null : "Use lower-case letters, digits and hyphens.";
+}
+
+/** "Q3 Research — Notes!" → "q3-research-notes". Accents are folded; may return "". */
+export function slugify(name: string): string {
+  const folded = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return folded.slice(0, SLUG_MAX).replace(/-+$/g, "");
+}

@@ -1,0 +1,52 @@
+// /app/settings/agents — connected-agent settings: tokens for MCP clients (SPEC §3.3).
+import { useState } from "react";
+import { useSearchParams } from "wouter";
+import { CreateTokenForm } from "../components/agents/create-token-form";
+import { CredentialReveal, type Revealed } from "../components/agents/credential-reveal";
+import { TokenList } from "../components/agents/token-list";
+import { mcpEndpoint } from "../lib/mcp-config";
+import { CopyButton } from "../components/copy-button";
+import type { SignedInPageProps } from "./app-routes";
+
+export function AgentSettingsPage(_props: SignedInPageProps) {
+  const [revealed, setRevealed] = useState<Revealed | null>(null);
+  const [search] = useSearchParams();
+  const endpoint = mcpEndpoint(window.location.origin);
+
+  const show = (rotated: boolean) => (issued: { credential: string; expires_at: string; scopes: string[] }, label: string) =>
+    setRevealed({ credential: issued.credential, expires_at: issued.expires_at, scopes: issued.scopes, label, rotated });
+
+  return (
+    <div className="agents-page">
+      <title>Connected agents · Atelier</title>
+      <header className="page-header">
+        <h1 className="page-header__title">Connected agents</h1>
+        <p className="page-header__lead">
+          A token lets an AI agent, such as Claude Code or any MCP client, read and write in your workspaces as you. Every
+          change it makes is signed with the token’s name, and you can revoke it at any time.
+        </p>
+        <p className="endpoint">
+          <span className="muted">MCP server</span> <code className="mono">{endpoint}</code>
+          <CopyButton text={endpoint} label="Copy the MCP server address" />
+          <a href="/docs/connect/agents" className="endpoint__guide">
+            Connection guide
+          </a>
+        </p>
+      </header>
+
+      {revealed ? <CredentialReveal revealed={revealed} onDone={() => setRevealed(null)} /> : null}
+
+      <div className="agents-layout">
+        <section className="card card--form">
+          <CreateTokenForm onIssued={show(false)} initialWorkspace={search.get("workspace") ?? undefined} />
+        </section>
+        <section aria-labelledby="tokens-title" className="agents-layout__list">
+          <h2 id="tokens-title" className="section-title">
+            Your tokens
+          </h2>
+          <TokenList onIssued={show(true)} />
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+// /app/buckets/:slug/:pageSlug — one page: the published artifact in a sandboxed frame, its
+// link, and for those who may edit, the editor and the history.
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useSearchParams } from "wouter";
+import { ActorName } from "../components/actor-name";
+import { VisibilityBadge } from "../components/badges";
+import { ConfirmDialog } from "../components/confirm-dialog";
+import { CopyButton } from "../components/copy-button";
+import { HistoryPanel } from "../components/page/history-panel";
+import { PageEditor } from "../components/page/page-editor";
+import { useDeletePage } from "../components/page/use-delete-page";
+import { PageError, PageLoading } from "../components/page-state";
+import { TimeAgo } from "../components/time-ago";
+import { useDirectory } from "../components/workspace/use-directory";
+import { describeError, isNotFound } from "../lib/errors";
+
+import { useTRPC } from "../trpc";
+import type { PublicPageProps } from "./app-routes";
+
+export function PagePage({ user, params }: PublicPageProps) {
+  const slug = params.slug ?? "";
+  const pageSlug = params.pageSlug ?? "";
+  const trpc = useTRPC();
+  const [search, setSearch] = useSearchParams();
+  const editing = search.get("edit") === "1";
+  const historyOpen = search.get("history") === "1";
+
+  const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
+  // While editing, look for other people's (and agents') saves every 15 s, so a conflict
+  // shows up before the save rather than after it.
+  const page = useQuery(trpc.pages.get.queryOptions({ slug: pageSlug }, { refetchInterval: editing ? 15_000 : false }));
+  const [deleting, setDeleting] = useState(false);
+  const remove = useDeletePage(slug);
+
+  const ws = workspace.data;
+  const isMember = Boolean(user && ws?.role);
+  const directory = useDirectory(slug, user?.id ?? null, isMember);
+
+  const setFlag = (name: "edit" | "history", on: boolean) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (on) next.set(name, "1");
+        else next.delete(name);
+        return next;
+      },
+      { replace: name === "history" },
+    );
+
+  if (page.isPending || workspace.isPending) return <PageLoading label="Opening the page…" />;
+  if (page.isError || workspace.isError) {
+    const err = page.error ?? workspace.error;
+    if (isNotFound(err)) {
+      return (
+        <div className="not-found">
+          <title>Not found · Atelier</title>
+          <h1 className="page-header__title">This page isn’t here</h1>
+          <p className="page-header__lead">
+            It may have been deleted or renamed, or it’s in a private workspace
+            {user ? " you’re not a member of" : " (sign in to see it if you’re a member)"}.
+          </p>
+          {user ? (
+            <Link href={`/buckets/${slug}`} className="button button--primary">
+              Back to the workspace
+            </Link>
+          ) : (
+            <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}/${pageSlug}`)}`} className="button button--primary">
+              Sign in
+            </Link>
+          )}
+        </div>
+      );
+    }
+    return <PageError title="This page didn’t load" error={err} onRetry={() => void Promise.all([page.refetch(), workspace.refetch()])} />;
+  }
+
+  const data = page.data;
+  const wsData = workspace.data;
+  const canWrite = Boolean(user) && wsData.can_write;
+  const artifactPath = `/a/${data.slug}`;
+  const artifactLink = `${window.location.origin}${artifactPath}`;
+  const showEditor = editing && canWrite;
+
+  return (
+    <div className={`page-screen ${historyOpen ? "page-screen--with-history" : ""}`}>
+      <title>{`${data.title} · ${wsData.name} · Atelier`}</title>
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        {user ? (
+          <>
+            <Link href="/">Workspaces</Link>
+            <span aria-hidden="true">/</span>
+          </>
+        ) : null}
+        <Link href={`/buckets/${slug}`}>{wsData.name}</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{data.title}</span>
+      </nav>
+
+      <header className="page-header page-header--row">
+        <div className="page-header__main">
+          <h1 className="page-header__title">{data.title}</h1>
+          {data.summary ? <p className="page-header__lead">{data.summary}</p> : null}
+          <p className="page-meta">
+            <span>Version {data.version}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              <TimeAgo iso={data.updated_at} prefix="edited " /> by
+            </span>
+            <ActorName actor={data.updated_by} directory={directory} />
+          </p>
+        </div>
+        <div className="page-header__actions">
+          {canWrite && !showEditor ? (
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => setFlag("edit", true)}
+            >
+              Edit
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button"
+            aria-pressed={historyOpen}
+            onClick={() => setFlag("history", !historyOpen)}
+          >
+            History
+          </button>
+          {canWrite && !showEditor ? (
+            <button type="button" className="button button--quiet-danger" onClick={() => setDeleting(true)}>
+              Delete
+            </button>
+          ) : null}
+        </div>
+      </header>
+
+      <div className="link-bar">
+        <div className="link-box">
+          <VisibilityBadge visibility={wsData.visibility} />
+          <a className="link-box__url" href={artifactPath} target="_blank" rel="noopener">
+            {artifactLink}
+          </a>
+          <CopyButton text={artifactLink} label="Copy the page link" />
+        </div>
+        <p className="link-bar__note">
+          {wsData.visibility === "public"
+            ? "Anyone with this link can read the page."
+            : "Only members of this workspace can open this link."}
+        </p>
+      </div>
+
+      <div className="page-screen__body">
+        <div className="page-screen__main">
+          {showEditor ? (
+            // The editor keeps the version it opened on as its base until it saves; `latest`
+            // tells it when someone else has saved meanwhile.
+            <PageEditor page={data} latest={data} directory={directory} onClose={() => setFlag("edit", false)} />
+          ) : (
+            <div className="artifact">
+              <iframe
+                key={data.version}
+                className="artifact__frame"
+                src={`${artifactPath}?v=${data.version}`}
+                title={`${data.title} (the published page)`}
+                sandbox="allow-scripts allow-popups"
+                referrerPolicy="same-origin"
+                loading="lazy"
+              />
+            </div>
+          )}
+        </div>
+        {historyOpen ? (
+          <HistoryPanel page={data} directory={directory} canWrite={canWrite} onClose={() => setFlag("history", false)} />
+        ) : null}
+      </div>
+
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete “${data.title}”?`}
+        confirmLabel="Delete page"
+        pendingLabel="Deleting…"
+        pending={remove.isPending}
+        error={remove.error ? describeError(remove.error) : null}
+        onCancel={() => {
+          setDeleting(false);
+          remove.reset();
+        }}
+        onConfirm={() => remove.mutate({ slug: data.slug })}
+      >
+        <p>
+          The page and its whole history are deleted, and <span className="mono">{artifactPath}</span> stops working. This
+          can’t be undone.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

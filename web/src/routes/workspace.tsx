@@ -1,0 +1,200 @@
+// /app/buckets/:slug — a workspace: its pages, and for its members the activity, people,
+// agents and sharing. A public workspace shows its pages to visitors who are not signed in.
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { Link, useSearchParams } from "wouter";
+import { RoleBadge, SandboxBadge, VisibilityBadge } from "../components/badges";
+import { PageError, PageLoading } from "../components/page-state";
+import { type TabItem, TabPanel, Tabs } from "../components/tabs";
+import { ActivityPanel } from "../components/workspace/activity-panel";
+import { AgentsPanel } from "../components/workspace/agents-panel";
+import { MembersPanel } from "../components/workspace/members-panel";
+import { NewPageDialog } from "../components/workspace/new-page-dialog";
+import { PagesPanel } from "../components/workspace/pages-panel";
+import { SharingPanel } from "../components/workspace/sharing-panel";
+import { useDirectory } from "../components/workspace/use-directory";
+import { isNotFound } from "../lib/errors";
+import { formatBytes, plural } from "../lib/format";
+import { useTRPC } from "../trpc";
+import type { PublicPageProps } from "./app-routes";
+
+type TabKey = "pages" | "activity" | "people" | "agents" | "sharing";
+
+export function WorkspacePage({ user, params }: PublicPageProps) {
+  const slug = params.slug ?? "";
+  const trpc = useTRPC();
+  const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
+  const [search, setSearch] = useSearchParams();
+  const [newPageOpen, setNewPageOpen] = useState(false);
+  const tabsId = useId();
+
+  const ws = workspace.data;
+  const isMember = Boolean(user && ws?.role);
+  const canManage = Boolean(ws?.can_manage);
+  const directory = useDirectory(slug, user?.id ?? null, isMember);
+
+  if (workspace.isPending) return <PageLoading label="Opening the workspace…" />;
+  if (workspace.isError) {
+    if (isNotFound(workspace.error)) return <WorkspaceNotFound slug={slug} signedIn={user !== null} />;
+    return <PageError title="This workspace didn’t load" error={workspace.error} onRetry={() => void workspace.refetch()} />;
+  }
+  const data = workspace.data;
+
+  const tabs: TabItem<TabKey>[] = [{ key: "pages", label: "Pages", badge: data.usage.pages }];
+  // Members see who and what is here; owners also get the controls inside each tab.
+  if (isMember) {
+    tabs.push(
+      { key: "activity", label: "Activity" },
+      { key: "people", label: "People" },
+      { key: "agents", label: "Agents" },
+      { key: "sharing", label: "Sharing" },
+    );
+  }
+  const requested = search.get("tab") as TabKey | null;
+  const tab: TabKey = tabs.some((t) => t.key === requested) && requested ? requested : "pages";
+  const selectTab = (key: TabKey) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (key === "pages") next.delete("tab");
+        else next.set("tab", key);
+        return next;
+      },
+      { replace: true },
+    );
+
+  return (
+    <div className="workspace">
+      <title>{`${data.name} · Atelier`}</title>
+      {user ? (
+        <nav className="breadcrumb" aria-label="Breadcrumb">
+          <Link href="/">Workspaces</Link>
+          <span aria-hidden="true">/</span>
+          <span aria-current="page">{data.name}</span>
+        </nav>
+      ) : null}
+      <header className="page-header page-header--row">
+        <div className="page-header__main">
+          <h1 className="page-header__title">{data.name}</h1>
+          <p className="workspace-head__meta">
+            <span className="mono">{data.slug}</span>
+            <VisibilityBadge visibility={data.visibility} />
+            <RoleBadge role={user ? data.role : null} />
+            <SandboxBadge sandbox={data.sandbox} />
+            <span className="muted">
+              {plural(data.usage.pages, "page")} · {formatBytes(data.usage.bytes)}
+            </span>
+          </p>
+        </div>
+        {isMember ? (
+          <div className="page-header__actions">
+            <Link href={`/settings/agents?workspace=${encodeURIComponent(slug)}`} className="button">
+              Connect an agent
+            </Link>
+            {data.can_write ? (
+              <button type="button" className="button button--primary" onClick={() => setNewPageOpen(true)}>
+                <span aria-hidden="true">+</span> New page
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </header>
+
+      {!user ? (
+        <p className="banner" role="note">
+          You’re reading a public workspace. <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}`)}`}>Sign in</Link>{" "}
+          if you’re a member and want to edit.
+        </p>
+      ) : !isMember ? (
+        <p className="banner" role="note">
+          This workspace is public, so you can read it. Ask an owner to add you if you want to edit.
+        </p>
+      ) : data.visibility === "public" && tab !== "sharing" ? (
+        <p className="banner banner--ok" role="note">
+          Public: anyone with the link can read every page here.{" "}
+          {canManage ? (
+            <button type="button" className="button--inline-link" onClick={() => selectTab("sharing")}>
+              Sharing settings
+            </button>
+          ) : null}
+        </p>
+      ) : null}
+
+      {tabs.length > 1 ? <Tabs id={tabsId} label="Workspace sections" items={tabs} selected={tab} onSelect={selectTab} /> : null}
+
+      {tabs.length > 1 ? (
+        <TabPanel id={tabsId} tab={tab}>
+          <WorkspaceTab
+            tab={tab}
+            slug={slug}
+            canWrite={data.can_write}
+            canManage={canManage}
+            meId={user?.id ?? ""}
+            directory={directory}
+            onNewPage={() => setNewPageOpen(true)}
+            workspace={data}
+          />
+        </TabPanel>
+      ) : (
+        <PagesPanel slug={slug} canWrite={data.can_write} directory={directory} onNewPage={() => setNewPageOpen(true)} />
+      )}
+
+      {data.can_write ? <NewPageDialog open={newPageOpen} workspace={slug} onClose={() => setNewPageOpen(false)} /> : null}
+    </div>
+  );
+}
+
+function WorkspaceTab({
+  tab,
+  slug,
+  canWrite,
+  canManage,
+  meId,
+  directory,
+  onNewPage,
+  workspace,
+}: {
+  tab: TabKey;
+  slug: string;
+  canWrite: boolean;
+  canManage: boolean;
+  meId: string;
+  directory: ReturnType<typeof useDirectory>;
+  onNewPage: () => void;
+  workspace: Parameters<typeof SharingPanel>[0]["workspace"];
+}) {
+  switch (tab) {
+    case "pages":
+      return <PagesPanel slug={slug} canWrite={canWrite} directory={directory} onNewPage={onNewPage} />;
+    case "activity":
+      return <ActivityPanel slug={slug} directory={directory} />;
+    case "people":
+      return <MembersPanel slug={slug} canManage={canManage} meId={meId} />;
+    case "agents":
+      return <AgentsPanel slug={slug} canManage={canManage} />;
+    case "sharing":
+      return <SharingPanel workspace={workspace} />;
+  }
+}
+
+function WorkspaceNotFound({ slug, signedIn }: { slug: string; signedIn: boolean }) {
+  return (
+    <div className="not-found">
+      <title>Not found · Atelier</title>
+      <h1 className="page-header__title">This workspace isn’t here</h1>
+      <p className="page-header__lead">
+        There’s no workspace <span className="mono">{slug}</span> that you can open. It may be private, or the address may be
+        mistyped.
+      </p>
+      {signedIn ? (
+        <Link href="/" className="button button--primary">
+          Back to your workspaces
+        </Link>
+      ) : (
+        <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}`)}`} className="button button--primary">
+          Sign in to open it
+        </Link>
+      )}
+    </div>
+  );
+}
