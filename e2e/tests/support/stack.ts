@@ -1,0 +1,44 @@
+// What the runner (src/run.ts) tells the tests about the stack, and the client of its control
+// API for fault injection.
+function need(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the e2e suite with \`pnpm test:e2e\``);
+  return v;
+}
+
+export const stack = {
+  baseUrl: need("E2E_BASE_URL"),
+  controlUrl: need("E2E_CONTROL_URL"),
+  mailDir: need("E2E_MAIL_DIR"),
+  mongodbUri: need("E2E_MONGODB_URI"),
+  mongodbDb: need("E2E_MONGODB_DB"),
+  serverUrls: need("E2E_SERVER_URLS").split(","),
+  sidecarUrls: need("E2E_SIDECAR_URLS").split(","),
+  anonRegPerIpPerDay: Number(need("E2E_ANON_REG_PER_IP_PER_DAY")),
+  artifactsDir: need("E2E_ARTIFACTS_DIR"),
+  nginxAccessLog: need("E2E_NGINX_ACCESS_LOG"),
+};
+
+async function control(pathname: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${stack.controlUrl}${pathname}`, {
+    method: body === undefined && pathname === "/processes" ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(90_000),
+  });
+  const json: unknown = await res.json();
+  if (!res.ok) throw new Error(`control ${pathname}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export type ProcessName = "server-1" | "server-2" | "sidecar-1" | "sidecar-2" | "nginx";
+
+export const faults = {
+  /** Kills the process (default SIGKILL) and waits until it is gone. */
+  kill: (name: ProcessName, signal: "SIGKILL" | "SIGTERM" = "SIGKILL") => control(`/processes/${name}/kill`, { signal }),
+  /** Starts it again and waits until its /healthz answers 200. */
+  start: (name: ProcessName) => control(`/processes/${name}/start`, {}),
+  stopDb: () => control("/db/stop", {}),
+  startDb: () => control("/db/start", {}),
+  list: () => control("/processes") as Promise<{ name: string; running: boolean; starts: number }[]>,
+};
