@@ -29,8 +29,8 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return { isError: r.isError === true, data: r.structuredContent as Structured, text: (r.content as { text: string }[])[0]?.text ?? "" };
 }
 
-const READ_TOOLS = ["get_page", "get_page_history", "get_workspace", "list_pages", "list_workspaces", "search_pages", "whoami"];
-const WRITE_TOOLS = ["create_page", "delete_page", "update_page"];
+const READ_TOOLS = ["get_page", "get_page_history", "get_workspace", "list_collections", "list_pages", "list_rows", "list_workspaces", "search_pages", "whoami"];
+const WRITE_TOOLS = ["create_collection", "create_page", "delete_page", "delete_row", "insert_rows", "update_page", "update_row"];
 const ADMIN_TOOLS = ["add_collaborator", "create_workspace", "set_workspace_visibility"];
 
 describe("tools/list", () => {

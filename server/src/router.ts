@@ -2,6 +2,7 @@ import { authRouter } from "./features/auth/auth.router";
 import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
 import { pagesRouter } from "./features/pages/pages.router";
+import { collectionsRouter, rowsRouter } from "./features/tables/tables.router";
 import { tokensRouter } from "./features/tokens/tokens.router";
 import { workspacesRouter } from "./features/workspaces/workspaces.router";
 import { router } from "./trpc";
@@ -13,6 +14,8 @@ export const appRouter = router({
   workspaces: workspacesRouter,
   pages: pagesRouter,
   tokens: tokensRouter,
+  collections: collectionsRouter,
+  rows: rowsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -97,6 +97,8 @@ const EnvSchema = z.object({
   ANON_REG_GLOBAL_PER_HOUR: int(200, 0, 1_000_000),
   OTP_SENDS_PER_REGISTRATION_PER_HOUR: int(5, 0, 1_000_000),
   OTP_SENDS_PER_EMAIL_PER_HOUR: int(5, 0, 1_000_000),
+  TABLE_MAX_ROWS: int(10_000, 1, 10_000_000),
+  ROW_MAX_BYTES: int(16 * 1024, 64, 1024 * 1024),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/, ]+$/, "must be loopback, a number of hops, or a list of addresses/subnets")

@@ -1,5 +1,6 @@
 import { listing, type ToolAccess, type ToolDef } from "./define";
 import { createPage, deletePage, getPage, getPageHistory, listPages, searchPages, updatePage } from "./pages";
+import { createCollection, deleteRow, insertRows, listCollections, listRows, updateRow } from "./tables";
 import { whoami } from "./whoami";
 import { addCollaborator, createWorkspace, getWorkspace, listWorkspaces, setWorkspaceVisibility } from "./workspaces";
 
@@ -14,6 +15,12 @@ export const TOOLS: readonly ToolDef[] = [
   createPage,
   updatePage,
   deletePage,
+  listCollections,
+  listRows,
+  createCollection,
+  insertRows,
+  updateRow,
+  deleteRow,
   createWorkspace,
   setWorkspaceVisibility,
   addCollaborator,

@@ -91,6 +91,8 @@ export interface CollectionDoc {
   kind: "pages" | "table";
   isDefault: boolean;
   columns: ColumnDef[];
+  /** Rows in a table, kept with the collection so the cap is one conditional update. */
+  rowCount: number;
   createdAt: Date;
 }
 
@@ -133,11 +135,27 @@ export interface RevisionDoc {
   createdAt: Date;
 }
 
+export type CellValue = string | number | boolean | null;
+
+export interface RowRevisionDoc {
+  /** `${rowId}:v${version}` */
+  _id: string;
+  rowId: string;
+  workspaceId: string;
+  collectionId: string;
+  version: number;
+  values: Record<string, CellValue> | null;
+  deleted: boolean;
+  actor: Actor;
+  createdAt: Date;
+}
+
 export interface RowDoc {
   _id: string;
   workspaceId: string;
   collectionId: string;
-  values: Record<string, string | number | boolean | null>;
+  /** Every column of the table, null where empty. */
+  values: Record<string, CellValue>;
   version: number;
   bytes: number;
   createdBy: Actor;

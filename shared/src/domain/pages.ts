@@ -10,6 +10,7 @@ import type { DomainDeps } from "./deps";
 import { recordEvent } from "./events";
 import { releaseUsage, reserveUsage } from "./limits";
 import { etagOf, renderPage } from "./render";
+import { parseTableViewSpec, renderTableView, type TableViewSpec } from "./tables";
 import { DEFAULT_COLLECTION_SLUG, ensureDefaultCollection, resolveWorkspaceForWrite } from "./workspaces";
 
 type PageDeps = Pick<DomainDeps, "database" | "config">;
@@ -70,6 +71,25 @@ function revisionOf(page: PageDoc, actor: Actor): RevisionDoc {
   };
 }
 
+/** Renders a page's document, with its table_view parts read from their tables now. */
+async function renderWithTables(database: Database, baseUrl: string, workspaceId: string, p: { slug: string; title: string; summary: string; parts: PartDoc[] }): Promise<string> {
+  const tables: Record<string, string> = {};
+  for (const part of p.parts) {
+    if (part.kind === "table_view") tables[part.id] = await renderTableView(database, workspaceId, parseTableViewSpec(part.body));
+  }
+  return renderPage({ title: p.title, summary: p.summary, parts: p.parts, url: artifactUrl(baseUrl, p.slug), tables });
+}
+
+function tableParts(specs: TableViewSpec[] | undefined, from: number): PartDoc[] {
+  return (specs ?? []).map((spec, i) => ({ id: newId("prt"), kind: "table_view", body: JSON.stringify(spec), position: from + i }));
+}
+
+/** Refreshes the stored document of a page whose tables changed; the version stays. */
+export async function rerenderPage(deps: PageDeps, page: PageDoc): Promise<void> {
+  const html = await renderWithTables(deps.database, deps.config.BASE_URL, page.workspaceId, page);
+  await deps.database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { html, etag: etagOf(html) } });
+}
+
 export interface CreatedPage {
   page: PageDoc;
   part: PartDoc;
@@ -89,8 +109,9 @@ export async function createPage(deps: PageDeps, principal: Principal, input: Cr
     input.body_html !== undefined
       ? { id: newId("prt"), kind: "html", body: input.body_html, position: 0 }
       : { id: newId("prt"), kind: "markdown", body: input.body_markdown ?? "", position: 0 };
+  const parts = [part, ...tableParts(input.tables, 1)];
   const summary = input.summary ?? "";
-  const html = renderPage({ title: input.title, summary, parts: [part], url: artifactUrl(config.BASE_URL, input.slug) });
+  const html = await renderWithTables(database, config.BASE_URL, ws._id, { slug: input.slug, title: input.title, summary, parts });
   const page: PageDoc = {
     _id: newPageId(),
     slug: input.slug,
@@ -98,9 +119,9 @@ export async function createPage(deps: PageDeps, principal: Principal, input: Cr
     collectionId: collection._id,
     title: input.title,
     summary,
-    parts: [part],
+    parts,
     version: 1,
-    bytes: pageBytes({ title: input.title, summary, parts: [part] }),
+    bytes: pageBytes({ title: input.title, summary, parts }),
     html,
     etag: etagOf(html),
     createdBy: actor,
@@ -194,7 +215,7 @@ async function changePage(
     }
     const actor = actorOf(principal);
     const { title, summary, parts } = change(page);
-    const html = renderPage({ title, summary, parts, url: artifactUrl(config.BASE_URL, page.slug) });
+    const html = await renderWithTables(database, config.BASE_URL, ws._id, { slug: page.slug, title, summary, parts });
     const next: PageDoc = {
       ...page,
       title,
@@ -233,6 +254,10 @@ export async function updatePage(deps: PageDeps, principal: Principal, input: Up
     let parts = page.parts;
     if (input.body_markdown !== undefined) parts = applyBody(parts, "markdown", input.body_markdown);
     if (input.body_html !== undefined) parts = applyBody(parts, "html", input.body_html);
+    if (input.tables !== undefined) {
+      const kept = parts.filter((p) => p.kind !== "table_view");
+      parts = [...kept, ...tableParts(input.tables, kept.length)];
+    }
     return { title: input.title ?? page.title, summary: input.summary ?? page.summary, parts };
   });
 }

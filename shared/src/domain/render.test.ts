@@ -21,7 +21,7 @@ describe("markdown rendering", () => {
     const doc = renderPage({
       title: 'Q3 <plan> & "goals"',
       summary: "What we ship <b>next</b>",
-      parts: [{ kind: "markdown", body: "Hello **world**", position: 0 }],
+      parts: [{ id: "p1", kind: "markdown", body: "Hello **world**", position: 0 }],
       url: "https://atelier.example/a/q3",
     });
     expect(doc).toMatch(/^<!doctype html>/);
@@ -34,6 +34,6 @@ describe("markdown rendering", () => {
 
   it("keeps a page that is one HTML part exactly as given", () => {
     const given = "<!doctype html><html><body><script>document.title='mine'</script></body></html>";
-    expect(renderPage({ title: "t", summary: "", parts: [{ kind: "html", body: given, position: 0 }], url: "u" })).toBe(given);
+    expect(renderPage({ title: "t", summary: "", parts: [{ id: "p1", kind: "html", body: given, position: 0 }], url: "u" })).toBe(given);
   });
 });

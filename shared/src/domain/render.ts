@@ -46,15 +46,19 @@ table{border-collapse:collapse;width:100%;display:block;overflow-x:auto;font-siz
 th,td{border:1px solid var(--line);padding:.45rem .7rem;text-align:left;vertical-align:top}
 th{background:var(--code)}
 hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
+.atelier-table{margin:1.5rem 0}caption{text-align:left;font-weight:600;padding:.4rem 0;font-family:system-ui,sans-serif}
+.atelier-more,.atelier-missing{color:var(--muted);font-size:.9em}
 @media (max-width:600px){body{font-size:16px}main{padding:1.5rem 1rem 3rem}header.atelier-head h1{font-size:1.7rem}}
 `.trim();
 
 export interface RenderInput {
   title: string;
   summary: string;
-  parts: Pick<PartDoc, "kind" | "body" | "position">[];
+  parts: Pick<PartDoc, "id" | "kind" | "body" | "position">[];
   /** Absolute URL of the artifact, for social previews. */
   url: string;
+  /** The rendered HTML of each table_view part, by part id. */
+  tables?: Record<string, string>;
 }
 
 /**
@@ -73,7 +77,7 @@ export function renderPage(input: RenderInput): string {
         case "html":
           return p.body;
         case "table_view":
-          return p.body;
+          return input.tables?.[p.id] ?? "";
       }
     })
     .join("\n");

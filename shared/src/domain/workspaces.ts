@@ -62,6 +62,7 @@ export async function ensureDefaultCollection(database: Database, workspaceId: s
       kind: "pages",
       isDefault: true,
       columns: [],
+      rowCount: 0,
       createdAt: now(),
     });
     return id;

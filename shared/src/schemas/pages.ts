@@ -10,6 +10,17 @@ const noNul = (s: string) => !s.includes("\u0000");
 export const TitleSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, "must not contain NUL");
 export const SummarySchema = z.string().trim().max(500, "must be at most 500 characters").refine(noNul, "must not contain NUL");
 
+export const TableViewSpecSchema = z
+  .object({
+    collection: SlugSchema.describe("Slug of a table in the same workspace"),
+    columns: z.array(z.string().max(63)).max(50).optional().describe("Columns to show (default: all)"),
+    sort: z.object({ column: z.string().max(63), direction: z.enum(["asc", "desc"]) }).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  })
+  .strict();
+
+const tables = z.array(TableViewSpecSchema).max(10).describe("Tables of the workspace shown under the body as HTML tables (table_view parts)");
+
 export const CreatePageInputSchema = z
   .object({
     slug: SlugSchema,
@@ -17,6 +28,7 @@ export const CreatePageInputSchema = z
     summary: SummarySchema.optional(),
     body_markdown: body("body_markdown").optional(),
     body_html: body("body_html").optional(),
+    tables: tables.optional(),
     workspace: SlugSchema.optional(),
     collection: SlugSchema.optional(),
   })
@@ -34,6 +46,7 @@ export const UpdatePageInputSchema = z
     summary: SummarySchema.optional(),
     body_markdown: body("body_markdown").optional(),
     body_html: body("body_html").optional(),
+    tables: tables.optional(),
     expected_version: z.number().int().min(1).optional(),
   })
   .strict()

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { SlugSchema } from "./common";
+
+export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const ColumnNameSchema = z.string().min(1).max(63);
+
+export const ColumnSchema = z
+  .object({
+    name: ColumnNameSchema,
+    type: z.enum(["text", "number", "boolean", "date", "url", "select"]),
+    required: z.boolean().optional(),
+    options: z.array(z.string()).max(100).optional().describe("The allowed values of a select column"),
+  })
+  .strict();
+
+export const CreateCollectionInputSchema = z
+  .object({
+    workspace: SlugSchema.optional(),
+    slug: SlugSchema,
+    name: z.string().trim().min(1).max(100),
+    kind: z.enum(["pages", "table"]),
+    columns: z.array(ColumnSchema).max(50).optional(),
+  })
+  .strict();
+
+export const RangeSchema = z.object({ gt: CellSchema.optional(), gte: CellSchema.optional(), lt: CellSchema.optional(), lte: CellSchema.optional() }).strict();
+
+export const ListRowsInputSchema = z
+  .object({
+    workspace: SlugSchema.optional(),
+    collection: SlugSchema,
+    filter: z.record(ColumnNameSchema, z.union([CellSchema, RangeSchema])).optional().describe("column: value for equality, or column: {gt, gte, lt, lte} for ranges"),
+    sort: z.object({ column: ColumnNameSchema, direction: z.enum(["asc", "desc"]) }).strict().optional(),
+    cursor: z.string().max(1000).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  })
+  .strict();
+
+export const InsertRowsInputSchema = z
+  .object({
+    workspace: SlugSchema.optional(),
+    collection: SlugSchema,
+    rows: z.array(z.record(ColumnNameSchema, CellSchema)).min(1).max(500),
+  })
+  .strict();
+
+const RowIdSchema = z.string().regex(/^row_[A-Za-z0-9]{10,40}$/, "is not a row id");
+
+export const UpdateRowInputSchema = z
+  .object({
+    workspace: SlugSchema.optional(),
+    collection: SlugSchema,
+    row_id: RowIdSchema,
+    values: z.record(ColumnNameSchema, CellSchema),
+    expected_version: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export const DeleteRowInputSchema = z
+  .object({ workspace: SlugSchema.optional(), collection: SlugSchema, row_id: RowIdSchema, expected_version: z.number().int().min(1).optional() })
+  .strict();
+
+export const ColumnViewSchema = z.object({
+  name: z.string(),
+  type: z.enum(["text", "number", "boolean", "date", "url", "select"]),
+  required: z.boolean(),
+  options: z.array(z.string()).optional(),
+});
+
+export const TableViewSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  kind: z.enum(["pages", "table"]),
+  columns: z.array(ColumnViewSchema),
+  row_count: z.number(),
+});
+
+export const RowViewSchema = z.object({
+  row_id: z.string(),
+  version: z.number(),
+  values: z.record(z.string(), CellSchema),
+  updated_by: z.object({ kind: z.enum(["user", "agent"]), user_id: z.string().nullable(), token_id: z.string().nullable(), label: z.string() }),
+  updated_at: z.string(),
+});
