@@ -10,7 +10,8 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   if (Number.isNaN(t)) return "";
   const diff = t - now;
   const abs = Math.abs(diff);
-  if (abs < 45_000) return diff <= 0 ? "just now" : "in a moment";
+  // A server clock a little ahead of this device's must not read "in 2 minutes".
+  if (abs < 45_000 || (diff > 0 && diff < 5 * MINUTE)) return "just now";
   const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
   if (abs < HOUR) return rtf.format(Math.round(diff / MINUTE), "minute");
   if (abs < DAY) return rtf.format(Math.round(diff / HOUR), "hour");

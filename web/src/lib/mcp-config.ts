@@ -33,7 +33,7 @@ export function clientConfigs(origin: string, credential: string): ClientConfig[
     {
       id: "mcp-json",
       name: "mcp.json",
-      hint: "For clients configured with a JSON file (Cursor, VS Code, Claude Desktop via a bridge, …).",
+      hint: "For clients set up with an mcp.json file, such as Cursor, or a project’s .mcp.json for Claude Code.",
       language: "json",
       text: JSON.stringify(
         { mcpServers: { atelier: { type: "http", url, headers: { Authorization: `Bearer ${credential}` } } } },
@@ -43,8 +43,8 @@ export function clientConfigs(origin: string, credential: string): ClientConfig[
     },
     {
       id: "inspector",
-      name: "MCP Inspector",
-      hint: "Check the connection from a terminal: this lists the tools the token may use.",
+      name: "Inspector",
+      hint: "Check the connection with the MCP Inspector: this lists the tools the token may use.",
       language: "shell",
       text: `npx @modelcontextprotocol/inspector --cli ${shellQuote(url)} --transport http --header ${JSON.stringify(header)} --method tools/list`,
     },

@@ -136,11 +136,11 @@ export function PagePage({ user, params }: PublicPageProps) {
         </div>
       </header>
 
-      <div className="link-bar">
+      <div className="link-bar" hidden={showEditor}>
         <div className="link-box">
           <VisibilityBadge visibility={wsData.visibility} />
-          <a className="link-box__url" href={artifactPath} target="_blank" rel="noopener">
-            {artifactLink}
+          <a className="link-box__url" href={artifactPath} target="_blank" rel="noopener" title="Open the published page in a new tab">
+            {artifactLink.replace(/^https?:\/\//, "")}
           </a>
           <CopyButton text={artifactLink} label="Copy the page link" />
         </div>

@@ -55,7 +55,7 @@ export function CredentialReveal({ revealed, onDone }: { revealed: Revealed; onD
       {selected ? (
         <div role="tabpanel" id={`${id}-clients-panel-${selected.id}`} aria-labelledby={`${id}-clients-tab-${selected.id}`} className="config">
           <p className="field__hint">{selected.hint}</p>
-          <div className="code-block">
+          <div className={`code-block code-block--${selected.language}`}>
             <pre tabIndex={0} aria-label={`${selected.name} configuration`}>
               <code>{selected.text}</code>
             </pre>

@@ -100,7 +100,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
       {active.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">No active tokens</p>
-          <p className="empty-state__text">Create one above and give it to your agent.</p>
+          <p className="empty-state__text">Create a token, then give it to your agent.</p>
         </div>
       ) : null}
       {shown.length > 0 ? (

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import { describeError, isVersionConflict } from "../../lib/errors";
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime, plural } from "../../lib/format";
 import { changedCount, diffLines } from "../../lib/line-diff";
 import { useRestoreRevision, useRevision } from "../../lib/collaboration";
 import { type RouterOutputs, useTRPC } from "../../trpc";
@@ -31,6 +31,13 @@ export function HistoryPanel({
   const trpc = useTRPC();
   const history = useQuery(trpc.pages.history.queryOptions({ slug: page.slug }));
   const [viewing, setViewing] = useState<number | null>(null);
+
+  // The page moved on (an agent saved, or a restore): the list must show the new version.
+  const newest = history.data?.[0]?.version;
+  const { refetch } = history;
+  useEffect(() => {
+    if (newest !== undefined && newest < page.version) void refetch();
+  }, [newest, page.version, refetch]);
 
   return (
     <aside className="history" aria-labelledby="history-title">
@@ -73,7 +80,7 @@ export function HistoryPanel({
                 {!current ? (
                   <button
                     type="button"
-                    className="button button--small history__view"
+                    className="button button--small button--quiet history__view"
                     onClick={() => setViewing(rev.version)}
                     aria-label={`View version ${rev.version}`}
                   >
@@ -181,7 +188,7 @@ function RevisionDialog({
             <div className="revision__body">
               {show === "page" ? (
                 <Suspense fallback={<p className="muted">Preparing…</p>}>
-                  <RenderedBody parts={rev.parts} title={rev.title} label={`Version ${rev.version}`} />
+                  <RenderedBody parts={rev.parts} title={rev.title} summary={rev.summary} label={`Version ${rev.version}`} />
                 </Suspense>
               ) : diff ? (
                 <div className="conflict__columns">
@@ -191,14 +198,15 @@ function RevisionDialog({
                       <CopyButton text={revBody} label={`Copy the text of version ${rev.version}`} />
                     </div>
                     <DiffView lines={diff.mine} label={`Version ${rev.version}`} tone="theirs" />
-                    <p className="conflict__count">{changedCount(diff.mine)} lines not in the current version</p>
+                    <p className="conflict__count">{plural(changedCount(diff.mine), "line")} not in the current version</p>
                   </div>
                   <div className="conflict__side">
                     <div className="conflict__side-head">
                       <h3 className="conflict__side-title">Now (version {page.version})</h3>
+                      <CopyButton text={curBody} label={`Copy the text of version ${page.version}`} />
                     </div>
                     <DiffView lines={diff.theirs} label={`Version ${page.version}`} tone="mine" />
-                    <p className="conflict__count">{changedCount(diff.theirs)} lines added since</p>
+                    <p className="conflict__count">{plural(changedCount(diff.theirs), "line")} added since</p>
                   </div>
                 </div>
               ) : null}

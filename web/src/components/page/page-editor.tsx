@@ -426,7 +426,7 @@ export function PageEditor({
                   Preview
                 </span>
                 <Suspense fallback={<p className="muted">Preparing the preview…</p>}>
-                  <RenderedBody parts={previewParts} title={draft.title} label="Preview" />
+                  <RenderedBody parts={previewParts} title={draft.title} summary={draft.summary} label="Preview" />
                 </Suspense>
               </div>
             </div>

@@ -10,7 +10,7 @@ export interface BodyPart {
   body: string;
 }
 
-export function RenderedBody({ parts, title, label }: { parts: BodyPart[]; title?: string; label: string }) {
+export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart[]; title?: string; summary?: string; label: string }) {
   // Typing stays fast on long pages: the preview may lag a keystroke behind.
   const deferred = useDeferredValue(parts);
   const onlyHtml = deferred.length === 1 && deferred[0]?.kind === "html";
@@ -41,7 +41,12 @@ export function RenderedBody({ parts, title, label }: { parts: BodyPart[]; title
   const empty = deferred.every((p) => p.kind !== "markdown" || !p.body.trim());
   return (
     <div className="prose" aria-label={label} role="document">
-      {title ? <h1 className="prose__title">{title}</h1> : null}
+      {title ? (
+        <header className="prose__head">
+          <h1 className="prose__title">{title}</h1>
+          {summary ? <p className="prose__summary">{summary}</p> : null}
+        </header>
+      ) : null}
       {empty ? (
         <p className="prose__empty">Nothing written yet.</p>
       ) : (

@@ -23,11 +23,9 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
 
   return (
     <section className="panel-section" aria-labelledby="members-title">
-      <div className="panel-section__head">
-        <h2 id="members-title" className="section-title">
-          People
-        </h2>
-      </div>
+      <h2 id="members-title" className="sr-only">
+        People
+      </h2>
       {canManage ? <InviteForm slug={slug} /> : null}
       {members.isPending ? (
         <p className="muted" role="status">
