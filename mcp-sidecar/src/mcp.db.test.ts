@@ -31,7 +31,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 
 const READ_TOOLS = ["get_page", "get_page_history", "get_workspace", "list_collections", "list_pages", "list_rows", "list_workspaces", "search_pages", "whoami"];
 const WRITE_TOOLS = ["create_collection", "create_page", "delete_page", "delete_row", "insert_rows", "update_page", "update_row"];
-const ADMIN_TOOLS = ["add_collaborator", "create_workspace", "set_workspace_visibility"];
+const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "set_workspace_visibility"];
 
 describe("tools/list", () => {
   it("shows each caller only the tools its scopes allow, all fully described", async () => {

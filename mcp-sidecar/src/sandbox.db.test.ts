@@ -59,6 +59,7 @@ describe("an unclaimed sandbox token", () => {
       ["set_workspace_visibility", { workspace: reg.sandbox_bucket.slug, visibility: "public" }],
       ["add_collaborator", { workspace: reg.sandbox_bucket.slug, email: "friend@example.com", role: "editor" }],
       ["create_workspace", { slug: "mine-now", name: "Mine" }],
+      ["create_share_link", { workspace: reg.sandbox_bucket.slug }],
     ] as const) {
       const res = await rawCall(sc, toolCall(name, args), auth);
       expect(res.status).toBe(403);

@@ -1,5 +1,6 @@
 import { listing, type ToolAccess, type ToolDef } from "./define";
 import { createPage, deletePage, getPage, getPageHistory, listPages, searchPages, updatePage } from "./pages";
+import { createShareLink } from "./share-links";
 import { createCollection, deleteRow, insertRows, listCollections, listRows, updateRow } from "./tables";
 import { whoami } from "./whoami";
 import { addCollaborator, createWorkspace, getWorkspace, listWorkspaces, setWorkspaceVisibility } from "./workspaces";
@@ -24,6 +25,7 @@ export const TOOLS: readonly ToolDef[] = [
   createWorkspace,
   setWorkspaceVisibility,
   addCollaborator,
+  createShareLink,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));

@@ -13,6 +13,7 @@ import type {
   RowDoc,
   RowRevisionDoc,
   SessionDoc,
+  ShareLinkDoc,
   TokenDoc,
   UserDoc,
   WorkspaceDoc,
@@ -58,6 +59,7 @@ const SCHEMA = {
   rateLimits: { doc: {} as RateLimitDoc, indexes: [idx("window_end", { windowEnd: 1 })] },
   events: { doc: {} as EventDoc, indexes: [idx("workspace_at", { workspaceId: 1, at: -1 })] },
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
+  shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
 } as const;
 
 export type CollectionName = keyof typeof SCHEMA;

@@ -228,3 +228,16 @@ export interface AssertionReplayDoc {
   _id: string;
   expiresAt: Date;
 }
+
+export interface ShareLinkDoc {
+  /** SHA-256 of the secret in the link; the secret itself is only in the URL. */
+  _id: string;
+  /** A non-secret id to list and revoke the link by. */
+  linkId: string;
+  workspaceId: string;
+  /** One page, or null for every page of the workspace. */
+  pageId: string | null;
+  createdBy: Actor;
+  createdAt: Date;
+  revokedAt: Date | null;
+}

@@ -1,6 +1,8 @@
 // The browser routes of SPEC §4.1.
 import { isUtf8 } from "node:buffer";
 import { createPage, artifactUrl, collectionView, getRenderedArtifact } from "@atelier/shared/domain/pages";
+import { resolveShareLink } from "@atelier/shared/domain/share-links";
+import { escapeHtml } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { parseInput } from "@atelier/shared/schemas/parse";
@@ -96,6 +98,29 @@ export function artifactRoutes(deps: Deps): Router {
   const r = Router();
   r.get("/a/:slug", artifactHandler(deps, (req) => (SlugSchema.safeParse(req.params.slug).success ? { slug: String(req.params.slug) } : null)));
   r.get("/artifacts/:pageId", artifactHandler(deps, (req) => (UUID.test(String(req.params.pageId)) ? { pageId: String(req.params.pageId) } : null)));
+  // Share links: the secret is the whole credential, so the answer is never cached or indexed
+  // and the Referer never carries it onwards.
+  const shared: RequestHandler = async (req, res) => {
+    const secret = String(req.params.secret);
+    const pageSlug = req.params.pageSlug === undefined ? undefined : String(req.params.pageSlug);
+    if (!/^[A-Za-z0-9_-]{20,64}$/.test(secret) || (pageSlug !== undefined && !SlugSchema.safeParse(pageSlug).success)) return notFound(res);
+    const found = await resolveShareLink(deps.database, secret, pageSlug);
+    if (!found) return notFound(res);
+    sendArtifactHeaders(res);
+    res.set({ "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" });
+    if (found.kind === "page") {
+      res.status(200).send(found.html);
+      return;
+    }
+    const items = found.pages
+      .map((p) => `<li><a href="/s/${secret}/${p.slug}">${escapeHtml(p.title)}</a>${p.summary ? ` <span>— ${escapeHtml(p.summary)}</span>` : ""}</li>`)
+      .join("\n");
+    res.status(200).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(found.workspace.name)}</title>
+<style>body{font:16px/1.6 system-ui,sans-serif;max-width:44rem;margin:0 auto;padding:2rem 1.25rem}span{color:#60646c}</style></head>
+<body><h1>${escapeHtml(found.workspace.name)}</h1><p>Shared with you: ${found.pages.length} page${found.pages.length === 1 ? "" : "s"}.</p><ul>${items}</ul></body></html>`);
+  };
+  r.get("/s/:secret", shared);
+  r.get("/s/:secret/:pageSlug", shared);
   r.get("/b/:slug", (req, res) => res.redirect(308, `/app/buckets/${encodeURIComponent(String(req.params.slug))}`));
   r.get("/b/:slug/:pageSlug", (req, res) =>
     res.redirect(308, `/app/buckets/${encodeURIComponent(String(req.params.slug))}/${encodeURIComponent(String(req.params.pageSlug))}`),

@@ -106,3 +106,44 @@ describe("history, restore and activity", () => {
     expect(activity.events.every((e) => e.actor.kind === "user")).toBe(true);
   });
 });
+
+describe("share links", () => {
+  it("lets anyone with the link read a private page or workspace until the owner revokes it", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("secret-plan");
+    await owner.mutation("pages.create", { slug, title: "Secret plan", body_markdown: "only for friends", workspace: ws });
+    const other = uniq("other-page");
+    await owner.mutation("pages.create", { slug: other, title: "Other", body_markdown: "also here", workspace: ws });
+    const visitor = new Browser(srv.url);
+    expect((await visitor.request(`/a/${slug}`)).status).toBe(404);
+
+    const pageLink = await trpcData<{ url: string; link_id: string }>(await owner.mutation("workspaces.shareLinks.create", { slug: ws, page: slug }));
+    const path = new URL(pageLink.url).pathname;
+    const res = await visitor.request(path);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("only for friends");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(res.headers.get("content-security-policy")).not.toContain("allow-same-origin");
+    expect((await visitor.request(`${path}/${other}`)).status).toBe(404);
+    expect(JSON.stringify(await srv.database.c.shareLinks.find().toArray())).not.toContain(path.slice(3));
+
+    const wsLink = await trpcData<{ url: string }>(await owner.mutation("workspaces.shareLinks.create", { slug: ws }));
+    const index = await visitor.request(new URL(wsLink.url).pathname);
+    const indexHtml = await index.text();
+    expect(indexHtml).toContain("Secret plan");
+    expect(indexHtml).toContain("Other");
+    expect((await visitor.request(`${new URL(wsLink.url).pathname}/${other}`)).status).toBe(200);
+
+    const list = await trpcData<{ link_id: string }[]>(await owner.query("workspaces.shareLinks.list", { slug: ws }));
+    expect(list).toHaveLength(2);
+    expect((await owner.mutation("workspaces.shareLinks.revoke", { slug: ws, link_id: pageLink.link_id })).status).toBe(200);
+    expect((await visitor.request(path)).status).toBe(404);
+    expect((await visitor.request("/s/not-a-real-secret-at-all-000")).status).toBe(404);
+
+    const editor = `${uniq("editor")}@example.com`;
+    await owner.mutation("workspaces.members.add", { slug: ws, email: editor, role: "editor" });
+    const eb = await signIn(srv, editor);
+    expect((await eb.mutation("workspaces.shareLinks.create", { slug: ws })).status).toBe(403);
+  });
+});

@@ -12,6 +12,7 @@ import {
   setVisibility,
   workspaceView,
 } from "@atelier/shared/domain/workspaces";
+import { createShareLink, listShareLinks, revokeShareLink, shareLinkView } from "@atelier/shared/domain/share-links";
 import { EmailSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../../trpc";
@@ -85,8 +86,33 @@ const membersRouter = router({
 
 const NameSchema = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
+const ShareLinkViewSchema = z.object({ link_id: z.string(), page_id: z.string().nullable(), created_by: z.string(), created_at: z.string() });
+
+const shareLinksRouter = router({
+  list: protectedProcedure
+    .input(z.object({ slug: SlugSchema }))
+    .output(z.array(ShareLinkViewSchema))
+    .query(async ({ ctx, input }) => (await listShareLinks(ctx.database, ctx.principal, input.slug)).map(shareLinkView)),
+  /** The URL carries the secret and is shown this once. */
+  create: protectedProcedure
+    .input(z.object({ slug: SlugSchema, page: SlugSchema.optional() }))
+    .output(ShareLinkViewSchema.extend({ url: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const { link, url } = await createShareLink(ctx.database, ctx.config.BASE_URL, ctx.principal, { workspace: input.slug, page: input.page });
+      return { ...shareLinkView(link), url };
+    }),
+  revoke: protectedProcedure
+    .input(z.object({ slug: SlugSchema, link_id: z.string().max(60) }))
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await revokeShareLink(ctx.database, ctx.principal, { workspace: input.slug, linkId: input.link_id });
+      return { ok: true as const };
+    }),
+});
+
 export const workspacesRouter = router({
   members: membersRouter,
+  shareLinks: shareLinksRouter,
 
   agents: protectedProcedure
     .input(z.object({ slug: SlugSchema }))

@@ -1,0 +1,19 @@
+import { createShareLink as createShareLinkInDomain } from "@atelier/shared/domain/share-links";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { z } from "zod";
+import { defineTool } from "./define";
+
+export const createShareLink = defineTool({
+  name: "create_share_link",
+  title: "Create a share link",
+  description:
+    "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
+  access: "admin",
+  input: z.object({ workspace: SlugSchema, page: SlugSchema.optional() }).strict(),
+  output: z.object({ url: z.string(), link_id: z.string(), page: z.string().nullable() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(ctx, input) {
+    const { link, url } = await createShareLinkInDomain(ctx.database, ctx.config.BASE_URL, ctx.principal, input);
+    return { url, link_id: link.linkId, page: input.page ?? null };
+  },
+});
