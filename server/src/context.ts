@@ -1,4 +1,6 @@
 import type { Config } from "@atelier/shared/config";
+import { AppError, translateDbError } from "@atelier/shared/errors";
+import { TRPCError } from "@trpc/server";
 import type { Database } from "@atelier/shared/db";
 import type { Principal } from "@atelier/shared/domain/access";
 import type { Mailer } from "@atelier/shared/domain/mail";
@@ -49,9 +51,20 @@ export async function sessionFromRequest(deps: Deps, req: Request): Promise<{ pr
 }
 
 export function createContextFactory(deps: Deps) {
-  return async ({ req, res }: { req: Request; res: Response }): Promise<Context> =>
-    createContextInner(deps, await sessionFromRequest(deps, req), {
+  return async ({ req, res }: { req: Request; res: Response }): Promise<Context> => {
+    let session: Awaited<ReturnType<typeof sessionFromRequest>>;
+    try {
+      session = await sessionFromRequest(deps, req);
+    } catch (err) {
+      // The context is built before any procedure (and its error middleware) runs: an
+      // unreachable database must still be a 503 through the error table, not a 500.
+      const translated = translateDbError(err);
+      if (translated instanceof AppError) throw new TRPCError({ code: translated.rule.trpc, message: translated.message, cause: translated });
+      throw err;
+    }
+    return createContextInner(deps, session, {
       set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
       clear: () => clearSessionCookie(res, deps.config.BASE_URL),
     });
+  };
 }
