@@ -35,7 +35,7 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
+      <header className={user ? "topbar" : "topbar topbar--visitor"}>
         <Brand />
         {user ? (
           <nav className="topbar__nav" aria-label="Main">

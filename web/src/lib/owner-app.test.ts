@@ -137,6 +137,9 @@ describe("people and agents", () => {
       forWhom: "for ana@example.com",
     });
     expect(describeActor({ kind: "agent", user_id: "usr_me", token_id: "tok_2", label: "CLI" }, directory).forWhom).toBe("for you");
+    // Written before its sandbox was claimed (no user then), now the signed-in person's agent.
+    const claimed = { ...directory, agentOwners: new Map([["tok_9", "me@example.com"]]) };
+    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_9", label: "Scout" }, claimed).forWhom).toBe("for you");
     expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_3", label: "Sandbox" }).forWhom).toMatch(/not yet claimed/);
     expect(describeActor({ kind: "user", user_id: "usr_me", token_id: null, label: "me@example.com" }, directory).name).toBe("You");
   });

@@ -129,7 +129,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
                     <dt>May</dt>
                     <dd>{token.scopes.map((s) => SCOPE_NAMES[s] ?? s).join(" and ")}</dd>
                   </div>
-                  <div>
+                  <div className="token__where">
                     <dt>Where</dt>
                     <dd>
                       {token.workspaces === null

@@ -165,9 +165,22 @@ export function PageEditor({
     };
   }, [dirty, draft, base.version, page.slug]);
 
+  // Leaving the editor inside the app (a link, the back button) keeps unsaved work too.
+  const unsaved = useRef<{ dirty: boolean; draft: Draft; baseVersion: number }>({ dirty, draft, baseVersion: base.version });
+  unsaved.current = { dirty, draft, baseVersion: base.version };
+  useEffect(
+    () => () => {
+      const { dirty: wasDirty, draft: last, baseVersion } = unsaved.current;
+      if (wasDirty) storeDraft(page.slug, last, baseVersion);
+    },
+    [page.slug],
+  );
+
   const close = () => {
     if (dirty && !window.confirm("Leave the editor? Your changes aren’t saved. (A copy stays in this browser.)")) return;
-    if (!dirty) clearStoredDraft(page.slug);
+    unsaved.current = { ...unsaved.current, dirty: false };
+    if (dirty) storeDraft(page.slug, draft, base.version);
+    else clearStoredDraft(page.slug);
     onClose();
   };
 
