@@ -4,7 +4,6 @@ import {
   getReadablePage,
   listPages as listPagesInDomain,
   pageHistory,
-  revisionView,
   searchPages as searchPagesInDomain,
   updatePage as updatePageInDomain,
   viewOf,
@@ -78,7 +77,7 @@ export const getPageHistory = defineTool({
   output: z.object({ versions: z.array(RevisionViewSchema) }),
   annotations: READ,
   async run(ctx, input) {
-    return { versions: (await pageHistory(ctx.database, ctx.principal, input.slug)).map(revisionView) };
+    return { versions: await pageHistory(ctx.database, ctx.principal, input.slug) };
   },
 });
 

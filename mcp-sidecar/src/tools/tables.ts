@@ -54,8 +54,8 @@ export const listRows = defineTool({
   output: z.object({ table: TableViewSchema, rows: z.array(RowViewSchema), next_cursor: z.string().nullable() }),
   annotations: READ,
   async run(ctx, input) {
-    const { table, rows, nextCursor } = await listRowsInDomain(ctx.database, ctx.principal, input);
-    return { table: tableView(table), rows: rows.map(rowView), next_cursor: nextCursor };
+    const { table, rows, nextCursor, insider } = await listRowsInDomain(ctx.database, ctx.principal, input);
+    return { table: tableView(table), rows: rows.map((r) => rowView(r, insider)), next_cursor: nextCursor };
   },
 });
 

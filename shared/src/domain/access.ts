@@ -125,3 +125,19 @@ export function mcpToolAccess(principal: Principal): Set<"read" | "write" | "adm
 export function scopeFor(access: "read" | "write" | "admin"): Scope {
   return access === "read" ? "mcp:read" : "mcp:write";
 }
+
+/**
+ * Whether the principal belongs to the workspace (a member, a token acting for one, or a
+ * sandbox's own token). Non-members reading a public workspace do not see who people are.
+ */
+export function isInsider(principal: Principal, ws: AccessWorkspace): boolean {
+  if (principal.kind === "user") return memberRole(ws, principal.user._id) !== null;
+  if (principal.kind === "token") return tokenRole(principal.token, ws) !== null;
+  return false;
+}
+
+/** An actor as a reader sees it: outsiders get people's e-mail addresses and ids withheld. */
+export function actorForReader(a: Actor, insider: boolean): { kind: "user" | "agent"; user_id: string | null; token_id: string | null; label: string } {
+  if (insider || a.kind === "agent") return { kind: a.kind, user_id: insider ? a.userId : null, token_id: a.tokenId ?? null, label: a.label };
+  return { kind: "user", user_id: null, token_id: null, label: "A workspace member" };
+}

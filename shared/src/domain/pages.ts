@@ -4,7 +4,7 @@ import type { Actor, CollectionDoc, Database, PageDoc, PartDoc, RevisionDoc, Wor
 import { AppError } from "../errors";
 import { newId, newPageId } from "../ids";
 import type { CreatePageInput, PageView, UpdatePageInput } from "../schemas/pages";
-import { actorOf, assertCan, can, type Principal } from "./access";
+import { actorForReader, actorOf, assertCan, can, isInsider, type Principal } from "./access";
 import { now } from "./clock";
 import type { DomainDeps } from "./deps";
 import { recordEvent } from "./events";
@@ -23,11 +23,8 @@ function pageBytes(p: { title: string; summary: string; parts: Pick<PartDoc, "bo
   return Buffer.byteLength(p.title) + Buffer.byteLength(p.summary) + p.parts.reduce((n, x) => n + Buffer.byteLength(x.body), 0);
 }
 
-function actorView(a: Actor) {
-  return { kind: a.kind, user_id: a.userId, token_id: a.tokenId ?? null, label: a.label };
-}
-
-export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collectionSlug: string): PageView {
+export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collectionSlug: string, insider = true): PageView {
+  const actorView = (a: Actor) => actorForReader(a, insider);
   return {
     page_id: page._id,
     slug: page.slug,
@@ -173,9 +170,10 @@ export async function getRenderedArtifact(
   return { html: page.html, etag: page.etag, isPublic: can({ kind: "nobody" }, ws, "read") };
 }
 
-export async function viewOf(deps: PageDeps, page: PageDoc, ws: Pick<WorkspaceDoc, "slug">): Promise<PageView> {
+/** A page as `deps.principal` may see it. */
+export async function viewOf(deps: PageDeps & { principal: Principal }, page: PageDoc, ws: WorkspaceDoc): Promise<PageView> {
   const c = await deps.database.c.collections.findOne({ _id: page.collectionId }, { projection: { slug: 1 } });
-  return pageView(deps.config.BASE_URL, page, ws.slug, c?.slug ?? DEFAULT_COLLECTION_SLUG);
+  return pageView(deps.config.BASE_URL, page, ws.slug, c?.slug ?? DEFAULT_COLLECTION_SLUG, isInsider(deps.principal, ws));
 }
 
 function applyBody(parts: PartDoc[], kind: "markdown" | "html", body: string): PartDoc[] {
@@ -263,11 +261,11 @@ export async function updatePage(deps: PageDeps, principal: Principal, input: Up
 }
 
 /** One earlier version of a page, whole. */
-export async function getRevision(database: Database, principal: Principal, slug: string, version: number): Promise<RevisionDoc> {
-  const { page } = await getReadablePage(database, principal, { slug });
+export async function getRevision(database: Database, principal: Principal, slug: string, version: number): Promise<RevisionDoc & { insider: boolean }> {
+  const { page, workspace } = await getReadablePage(database, principal, { slug });
   const rev = await database.c.revisions.findOne({ pageId: page._id, version });
   if (!rev) throw new AppError("not_found", `The page has no version ${version}.`);
-  return rev;
+  return { ...rev, insider: isInsider(principal, workspace) };
 }
 
 /** Brings an earlier version back as a new version; nothing in between is lost. */
@@ -292,13 +290,16 @@ export async function deletePage(deps: PageDeps, principal: Principal, slug: str
   return { page_id: page._id, slug: page.slug };
 }
 
-export async function pageHistory(database: Database, principal: Principal, slug: string): Promise<RevisionDoc[]> {
-  const { page } = await getReadablePage(database, principal, { slug });
-  return database.c.revisions.find({ pageId: page._id }).sort({ version: -1 }).limit(500).toArray();
+/** Every version of a page, newest first, as the principal may see them. */
+export async function pageHistory(database: Database, principal: Principal, slug: string) {
+  const { page, workspace } = await getReadablePage(database, principal, { slug });
+  const revisions = await database.c.revisions.find({ pageId: page._id }).sort({ version: -1 }).limit(500).toArray();
+  const insider = isInsider(principal, workspace);
+  return revisions.map((r) => revisionView(r, insider));
 }
 
-export function revisionView(r: RevisionDoc) {
-  return { version: r.version, title: r.title, summary: r.summary, actor: actorView(r.actor), created_at: r.createdAt.toISOString() };
+export function revisionView(r: RevisionDoc, insider: boolean) {
+  return { version: r.version, title: r.title, summary: r.summary, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() };
 }
 
 /** Pages of a workspace in slug order, `limit` at a time; `cursor` is the last slug seen. */

@@ -4,7 +4,7 @@
 import type { Actor, CellValue, CollectionDoc, ColumnDef, Database, RowDoc, RowRevisionDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
 import { newId, newSecret } from "../ids";
-import { actorOf, assertCan, type Principal } from "./access";
+import { actorForReader, actorOf, assertCan, isInsider, type Principal } from "./access";
 import { now } from "./clock";
 import type { DomainDeps } from "./deps";
 import { recordEvent } from "./events";
@@ -277,8 +277,10 @@ export async function deleteRow(
 }
 
 export async function rowHistory(database: Database, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }) {
-  const { table } = await resolveTable(database, principal, input, "read");
-  return database.c.rowRevisions.find({ rowId: input.rowId, collectionId: table._id }).sort({ version: -1 }).limit(200).toArray();
+  const { ws, table } = await resolveTable(database, principal, input, "read");
+  const insider = isInsider(principal, ws);
+  const revisions = await database.c.rowRevisions.find({ rowId: input.rowId, collectionId: table._id }).sort({ version: -1 }).limit(200).toArray();
+  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
 }
 
 export type RowFilter = Record<string, CellValue | { gt?: CellValue; gte?: CellValue; lt?: CellValue; lte?: CellValue }>;
@@ -317,8 +319,8 @@ export async function listRows(
     cursor?: string | undefined;
     limit?: number | undefined;
   },
-): Promise<{ table: CollectionDoc; rows: RowDoc[]; nextCursor: string | null }> {
-  const { table } = await resolveTable(database, principal, input, "read");
+): Promise<{ table: CollectionDoc; rows: RowDoc[]; nextCursor: string | null; insider: boolean }> {
+  const { ws, table } = await resolveTable(database, principal, input, "read");
   const limit = Math.min(Math.max(input.limit ?? 50, 1), 500);
   const and: Record<string, unknown>[] = [{ collectionId: table._id }];
   for (const [name, cond] of Object.entries(input.filter ?? {})) {
@@ -361,17 +363,11 @@ export async function listRows(
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
   const nextCursor = found.length > limit && last ? encodeRowCursor({ v: sortCol === undefined ? null : (last.values[sortCol] ?? null), id: last._id }) : null;
-  return { table, rows, nextCursor };
+  return { table, rows, nextCursor, insider: isInsider(principal, ws) };
 }
 
-export function rowView(r: RowDoc) {
-  return {
-    row_id: r._id,
-    version: r.version,
-    values: r.values,
-    updated_by: { kind: r.updatedBy.kind, user_id: r.updatedBy.userId, token_id: r.updatedBy.tokenId ?? null, label: r.updatedBy.label },
-    updated_at: r.updatedAt.toISOString(),
-  };
+export function rowView(r: RowDoc, insider = true) {
+  return { row_id: r._id, version: r.version, values: r.values, updated_by: actorForReader(r.updatedBy, insider), updated_at: r.updatedAt.toISOString() };
 }
 
 export function tableView(c: CollectionDoc) {

@@ -306,6 +306,7 @@ export async function setAgentBlocked(database: Database, principal: Principal, 
 /** Recent changes in a workspace, newest first, 50 at a time. */
 export async function listActivity(database: Database, principal: Principal, input: { workspace: string; cursor?: string }) {
   const ws = await getReadableWorkspace(database, principal, input.workspace);
+  assertMember(principal, ws);
   const filter: Record<string, unknown> = { workspaceId: ws._id };
   if (input.cursor) {
     const [atMs, id] = Buffer.from(input.cursor, "base64url").toString("utf8").split("|");

@@ -69,7 +69,7 @@ export const pagesRouter = router({
     .output(RevisionViewSchema.extend({ parts: z.array(PartViewSchema) }))
     .query(async ({ ctx, input }) => {
       const rev = await getRevision(ctx.database, ctx.principal, input.slug, input.version);
-      return { ...revisionView(rev), parts: rev.parts.map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })) };
+      return { ...revisionView(rev, rev.insider), parts: rev.parts.map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })) };
     }),
 
   restore: protectedProcedure
@@ -84,5 +84,5 @@ export const pagesRouter = router({
   history: publicProcedure
     .input(z.object({ slug: SlugSchema }))
     .output(z.array(RevisionViewSchema))
-    .query(async ({ ctx, input }) => (await pageHistory(ctx.database, ctx.principal, input.slug)).map(revisionView)),
+    .query(({ ctx, input }) => pageHistory(ctx.database, ctx.principal, input.slug)),
 });

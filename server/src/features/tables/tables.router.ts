@@ -51,8 +51,8 @@ export const rowsRouter = router({
     .input(ListRowsInputSchema.extend({ workspace: SlugSchema }))
     .output(z.object({ table: TableViewSchema, rows: z.array(RowViewSchema), next_cursor: z.string().nullable() }))
     .query(async ({ ctx, input }) => {
-      const { table, rows, nextCursor } = await listRows(ctx.database, ctx.principal, input);
-      return { table: tableView(table), rows: rows.map(rowView), next_cursor: nextCursor };
+      const { table, rows, nextCursor, insider } = await listRows(ctx.database, ctx.principal, input);
+      return { table: tableView(table), rows: rows.map((r) => rowView(r, insider)), next_cursor: nextCursor };
     }),
   insert: protectedProcedure
     .input(InsertRowsInputSchema.extend({ workspace: SlugSchema }))
@@ -69,13 +69,5 @@ export const rowsRouter = router({
   history: publicProcedure
     .input(z.object({ workspace: SlugSchema, collection: SlugSchema, row_id: z.string().max(60) }))
     .output(z.array(RevisionSchema))
-    .query(async ({ ctx, input }) =>
-      (await rowHistory(ctx.database, ctx.principal, { ...input, rowId: input.row_id })).map((r) => ({
-        version: r.version,
-        values: r.values,
-        deleted: r.deleted,
-        actor: { kind: r.actor.kind, user_id: r.actor.userId, token_id: r.actor.tokenId ?? null, label: r.actor.label },
-        created_at: r.createdAt.toISOString(),
-      })),
-    ),
+    .query(({ ctx, input }) => rowHistory(ctx.database, ctx.principal, { ...input, rowId: input.row_id })),
 });

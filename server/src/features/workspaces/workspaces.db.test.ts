@@ -147,3 +147,21 @@ describe("share links", () => {
     expect((await eb.mutation("workspaces.shareLinks.create", { slug: ws })).status).toBe(403);
   });
 });
+
+describe("what visitors of a public workspace see of people", () => {
+  it("withholds members' e-mail addresses and the activity feed from outsiders", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("open-doc");
+    await owner.mutation("pages.create", { slug, title: "Open", body_markdown: "x", workspace: ws });
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const visitor = new Browser(srv.url);
+    const seen = await trpcData<{ created_by: { label: string; user_id: string | null } }>(await visitor.query("pages.get", { slug }));
+    expect(seen.created_by).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member" });
+    const history = await trpcData<{ actor: { label: string } }[]>(await visitor.query("pages.history", { slug }));
+    expect(history[0]?.actor.label).toBe("A workspace member");
+    expect((await visitor.query("workspaces.activity", { slug: ws })).status).toBe(403);
+    const mine = await trpcData<{ created_by: { label: string; user_id: string | null } }>(await owner.query("pages.get", { slug }));
+    expect(mine.created_by.label).toMatch(/@example\.com$/);
+    expect(mine.created_by.user_id).toMatch(/^usr_/);
+  });
+});
