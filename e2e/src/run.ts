@@ -9,7 +9,7 @@
 //   pnpm test:e2e tests/journeys -g owner  anything else goes to `playwright test`
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
@@ -228,6 +228,9 @@ async function main(): Promise<number> {
     child.once("exit", (c, s) => resolve(c ?? (s ? 1 : 0)));
   });
 
+  for (const f of [conf.accessLog, conf.errorLog]) {
+    if (existsSync(f)) copyFileSync(f, path.join(logs, `nginx-${path.basename(f)}`));
+  }
   const report = writeReports({
     artifactsDir: ARTIFACTS,
     accessLog: conf.accessLog,
