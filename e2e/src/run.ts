@@ -9,7 +9,7 @@
 //   pnpm test:e2e tests/journeys -g owner  anything else goes to `playwright test`
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
@@ -56,6 +56,8 @@ let control: { url: string; close(): Promise<void> } | null = null;
 let playwright: ChildProcess | null = null;
 let cleaningUp = false;
 const tmp = mkdtempSync(path.join(tmpdir(), "atelier-e2e-"));
+// nginx's workers run as nobody when the runner is root: they must reach its temp folder.
+chmodSync(tmp, 0o755);
 
 async function cleanup(): Promise<void> {
   if (cleaningUp) return;
