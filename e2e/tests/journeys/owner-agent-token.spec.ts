@@ -72,7 +72,7 @@ test("owner makes a token, agent writes, owner publishes, visitor reads, revoked
     await expect(page.getByRole("dialog")).toBeHidden();
     await expect(page.getByText("No active tokens")).toBeVisible();
     await page.getByRole("button", { name: /Show \d+ revoked or expired/ }).click();
-    await expect(page.getByRole("listitem").filter({ hasText: tokenName }).getByText("Revoked", { exact: true })).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: tokenName }).getByText("Revoked", { exact: true }).first()).toBeVisible();
 
     const res = await mcpPost(toolCall("whoami"), { authorization: `Bearer ${credential}` });
     expect(res.status).toBe(401);
