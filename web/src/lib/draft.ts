@@ -1,5 +1,6 @@
 // The editor's model: which part of a page is edited, what changed, what to send, and a
 // copy of unsaved work kept in this browser so a closed tab or a crash loses nothing.
+import { type TableViewSpec, tableSpecsOf } from "./table-cells";
 
 export type PartKind = "markdown" | "html" | "table_view";
 
@@ -15,6 +16,21 @@ export interface Draft {
   title: string;
   summary: string;
   body: string;
+  /** The page's live tables (table_view parts), as canonical JSON, so drafts compare as text. */
+  tables: string;
+}
+
+export function tablesOf(draft: Pick<Draft, "tables">): TableViewSpec[] {
+  try {
+    const v = JSON.parse(draft.tables) as unknown;
+    return Array.isArray(v) ? (v as TableViewSpec[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function tablesText(specs: TableViewSpec[]): string {
+  return JSON.stringify(specs);
 }
 
 /**
@@ -32,11 +48,11 @@ export function draftOf(page: EditablePage): Draft {
   const kind = editableKind(page);
   const sorted = [...page.parts].sort((a, b) => a.position - b.position);
   const part = kind ? sorted.find((p) => p.kind === kind) : undefined;
-  return { title: page.title, summary: page.summary, body: part?.body ?? "" };
+  return { title: page.title, summary: page.summary, body: part?.body ?? "", tables: tablesText(tableSpecsOf(page.parts)) };
 }
 
 export function sameDraft(a: Draft, b: Draft): boolean {
-  return a.title === b.title && a.summary === b.summary && a.body === b.body;
+  return a.title === b.title && a.summary === b.summary && a.body === b.body && a.tables === b.tables;
 }
 
 export type UpdateInput = {
@@ -46,6 +62,7 @@ export type UpdateInput = {
   summary?: string;
   body_markdown?: string;
   body_html?: string;
+  tables?: TableViewSpec[];
 };
 
 /**
@@ -62,17 +79,26 @@ export function updateInputFor(base: EditablePage, draft: Draft, expectedVersion
     if (kind === "markdown") input.body_markdown = draft.body;
     else input.body_html = draft.body;
   }
+  if (draft.tables !== was.tables) input.tables = tablesOf(draft);
   return input;
 }
 
 /** True when the input would change nothing (only slug and version). */
 export function isEmptyUpdate(input: UpdateInput): boolean {
-  return input.title === undefined && input.summary === undefined && input.body_markdown === undefined && input.body_html === undefined;
+  return (
+    input.title === undefined &&
+    input.summary === undefined &&
+    input.body_markdown === undefined &&
+    input.body_html === undefined &&
+    input.tables === undefined
+  );
 }
 
 // ---------- Unsaved work kept in this browser ----------
 
-export interface StoredDraft extends Draft {
+export interface StoredDraft extends Omit<Draft, "tables"> {
+  /** Null in drafts kept before pages had tables: then the page's own tables stand. */
+  tables: string | null;
   /** The version the draft was started from. */
   baseVersion: number;
   savedAt: string;
@@ -95,7 +121,8 @@ export function loadStoredDraft(slug: string): StoredDraft | null {
     const v = JSON.parse(raw) as Partial<StoredDraft>;
     if (typeof v.title !== "string" || typeof v.summary !== "string" || typeof v.body !== "string") return null;
     if (typeof v.baseVersion !== "number" || typeof v.savedAt !== "string") return null;
-    return { title: v.title, summary: v.summary, body: v.body, baseVersion: v.baseVersion, savedAt: v.savedAt };
+    const tables = typeof v.tables === "string" ? v.tables : null;
+    return { title: v.title, summary: v.summary, body: v.body, tables, baseVersion: v.baseVersion, savedAt: v.savedAt };
   } catch {
     return null;
   }
@@ -119,8 +146,8 @@ export function clearStoredDraft(slug: string): void {
 
 // ---------- Conflicts ----------
 
-export type Field = "title" | "summary" | "body";
-const FIELDS: Field[] = ["title", "summary", "body"];
+export type Field = "title" | "summary" | "body" | "tables";
+const FIELDS: Field[] = ["title", "summary", "body", "tables"];
 
 /** Which fields differ between two drafts. */
 export function changedFields(from: Draft, to: Draft): Field[] {
@@ -134,10 +161,15 @@ export function changedFields(from: Draft, to: Draft): Field[] {
  */
 export function keepMine(base: Draft, mine: Draft, theirs: Draft): Draft {
   const pick = (f: Field) => (mine[f] !== base[f] ? mine[f] : theirs[f]);
-  return { title: pick("title"), summary: pick("summary"), body: pick("body") };
+  return { title: pick("title"), summary: pick("summary"), body: pick("body"), tables: pick("tables") };
 }
 
-const FIELD_WORDS: Record<Field, string> = { title: "the title", summary: "the summary", body: "the text" };
+const FIELD_WORDS: Record<Field, string> = { title: "the title", summary: "the summary", body: "the text", tables: "the tables" };
+
+/** A draft kept in this browser, as a draft of `page` (whose tables stand if it kept none). */
+export function storedAsDraft(stored: StoredDraft, current: Draft): Draft {
+  return { title: stored.title, summary: stored.summary, body: stored.body, tables: stored.tables ?? current.tables };
+}
 
 /** "the text and the title" */
 export function fieldList(fields: Field[]): string {

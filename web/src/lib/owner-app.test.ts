@@ -111,10 +111,10 @@ describe("the editor's model", () => {
   });
 
   it("keeps the other side's unrelated changes when saving over them", () => {
-    const base = { title: "Plan", summary: "", body: "one" };
-    const mine = { title: "Plan", summary: "", body: "one, two" };
-    const theirs = { title: "Plan (agent)", summary: "", body: "one!" };
-    expect(keepMine(base, mine, theirs)).toEqual({ title: "Plan (agent)", summary: "", body: "one, two" });
+    const base = { title: "Plan", summary: "", body: "one", tables: "[]" };
+    const mine = { title: "Plan", summary: "", body: "one, two", tables: "[]" };
+    const theirs = { title: "Plan (agent)", summary: "", body: "one!", tables: "[]" };
+    expect(keepMine(base, mine, theirs)).toEqual({ title: "Plan (agent)", summary: "", body: "one, two", tables: "[]" });
     expect(changedFields(base, theirs)).toEqual(["title", "body"]);
   });
 });

@@ -39,6 +39,11 @@ export const appRoutes: AppRoute[] = [
     component: lazy(() => import("./workspace").then((m) => ({ default: m.WorkspacePage }))),
   },
   {
+    path: "/buckets/:slug/tables/:table",
+    access: "public",
+    component: lazy(() => import("./table").then((m) => ({ default: m.TablePage }))),
+  },
+  {
     path: "/buckets/:slug/:pageSlug",
     access: "public",
     component: lazy(() => import("./page").then((m) => ({ default: m.PagePage }))),

@@ -8,12 +8,14 @@ import { VisibilityBadge } from "../components/badges";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
 import { HistoryPanel } from "../components/page/history-panel";
+import { LiveTablesNote } from "../components/page/live-tables-note";
 import { PageEditor } from "../components/page/page-editor";
 import { useDeletePage } from "../components/page/use-delete-page";
 import { PageError, PageLoading } from "../components/page-state";
 import { TimeAgo } from "../components/time-ago";
 import { useDirectory } from "../components/workspace/use-directory";
 import { describeError, isNotFound } from "../lib/errors";
+import { tableSpecsOf } from "../lib/table-cells";
 
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
@@ -150,6 +152,8 @@ export function PagePage({ user, params }: PublicPageProps) {
             : "Only members of this workspace can open this link."}
         </p>
       </div>
+
+      {!showEditor ? <LiveTablesNote workspace={slug} specs={tableSpecsOf(data.parts)} /> : null}
 
       <div className="page-screen__body">
         <div className="page-screen__main">

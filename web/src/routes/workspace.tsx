@@ -10,15 +10,18 @@ import { ActivityPanel } from "../components/workspace/activity-panel";
 import { AgentsPanel } from "../components/workspace/agents-panel";
 import { MembersPanel } from "../components/workspace/members-panel";
 import { NewPageDialog } from "../components/workspace/new-page-dialog";
+import { NewTableDialog } from "../components/workspace/new-table-dialog";
 import { PagesPanel } from "../components/workspace/pages-panel";
 import { SharingPanel } from "../components/workspace/sharing-panel";
+import { TablesPanel } from "../components/workspace/tables-panel";
+import { useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
 import { isNotFound } from "../lib/errors";
 import { formatBytes, plural } from "../lib/format";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
 
-type TabKey = "pages" | "activity" | "people" | "agents" | "sharing";
+type TabKey = "pages" | "tables" | "activity" | "people" | "agents" | "sharing";
 
 export function WorkspacePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";
@@ -26,12 +29,14 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
   const [search, setSearch] = useSearchParams();
   const [newPageOpen, setNewPageOpen] = useState(false);
+  const [newTableOpen, setNewTableOpen] = useState(false);
   const tabsId = useId();
 
   const ws = workspace.data;
   const isMember = Boolean(user && ws?.role);
   const canManage = Boolean(ws?.can_manage);
   const directory = useDirectory(slug, user?.id ?? null, isMember);
+  const { query: tablesQuery, tables } = useTables(slug, workspace.isSuccess);
 
   if (workspace.isPending) return <PageLoading label="Opening the workspace…" />;
   if (workspace.isError) {
@@ -40,7 +45,10 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
   }
   const data = workspace.data;
 
-  const tabs: TabItem<TabKey>[] = [{ key: "pages", label: "Pages", badge: data.usage.pages }];
+  const tabs: TabItem<TabKey>[] = [
+    { key: "pages", label: "Pages", badge: data.usage.pages },
+    { key: "tables", label: "Tables", ...(tablesQuery.isSuccess ? { badge: tables.length } : {}) },
+  ];
   // Members see who and what is here; owners also get the controls inside each tab.
   if (isMember) {
     tabs.push(
@@ -91,7 +99,11 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
             <Link href={`/settings/agents?workspace=${encodeURIComponent(slug)}`} className="button">
               Connect an agent
             </Link>
-            {data.can_write ? (
+            {data.can_write && tab === "tables" ? (
+              <button type="button" className="button button--primary" onClick={() => setNewTableOpen(true)}>
+                <span aria-hidden="true">+</span> New table
+              </button>
+            ) : data.can_write ? (
               <button type="button" className="button button--primary" onClick={() => setNewPageOpen(true)}>
                 <span aria-hidden="true">+</span> New page
               </button>
@@ -132,6 +144,7 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
             meId={user?.id ?? ""}
             directory={directory}
             onNewPage={() => setNewPageOpen(true)}
+            onNewTable={() => setNewTableOpen(true)}
             workspace={data}
           />
         </TabPanel>
@@ -140,6 +153,7 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
       )}
 
       {data.can_write ? <NewPageDialog open={newPageOpen} workspace={slug} onClose={() => setNewPageOpen(false)} /> : null}
+      {data.can_write ? <NewTableDialog open={newTableOpen} workspace={slug} onClose={() => setNewTableOpen(false)} /> : null}
     </div>
   );
 }
@@ -152,6 +166,7 @@ function WorkspaceTab({
   meId,
   directory,
   onNewPage,
+  onNewTable,
   workspace,
 }: {
   tab: TabKey;
@@ -161,11 +176,14 @@ function WorkspaceTab({
   meId: string;
   directory: ReturnType<typeof useDirectory>;
   onNewPage: () => void;
+  onNewTable: () => void;
   workspace: Parameters<typeof SharingPanel>[0]["workspace"];
 }) {
   switch (tab) {
     case "pages":
       return <PagesPanel slug={slug} canWrite={canWrite} directory={directory} onNewPage={onNewPage} />;
+    case "tables":
+      return <TablesPanel slug={slug} canWrite={canWrite} onNewTable={onNewTable} />;
     case "activity":
       return <ActivityPanel slug={slug} directory={directory} />;
     case "people":

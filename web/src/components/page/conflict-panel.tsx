@@ -2,7 +2,7 @@
 // by side, with the differing lines marked; nothing is lost whichever way they choose.
 import { useId, useMemo } from "react";
 import type { Directory } from "../../lib/actors";
-import { changedFields, type Draft, draftOf, fieldList, keepMine } from "../../lib/draft";
+import { changedFields, type Draft, draftOf, fieldList, keepMine, tablesOf } from "../../lib/draft";
 import { changedCount, diffLines } from "../../lib/line-diff";
 import { plural } from "../../lib/format";
 import type { RouterOutputs } from "../../trpc";
@@ -10,8 +10,14 @@ import { ActorName } from "../actor-name";
 import { CopyButton } from "../copy-button";
 import { TimeAgo } from "../time-ago";
 import { DiffView } from "./diff-view";
+import { specSummary } from "./table-views-field";
 
 type PageView = RouterOutputs["pages"]["get"];
+
+function tablesList(draft: Draft): string {
+  const specs = tablesOf(draft);
+  return specs.length === 0 ? "(none)" : specs.map((s) => `${s.collection} (${specSummary(s)})`).join("; ");
+}
 
 export function ConflictPanel({
   base,
@@ -79,6 +85,19 @@ export function ConflictPanel({
           <div>
             <dt>Their summary</dt>
             <dd>{theirDraft.summary || "(none)"}</dd>
+          </div>
+        </dl>
+      ) : null}
+
+      {iChanged.includes("tables") && theyChanged.includes("tables") && mine.tables !== theirDraft.tables ? (
+        <dl className="conflict__fields">
+          <div>
+            <dt>Your tables</dt>
+            <dd>{tablesList(mine)}</dd>
+          </div>
+          <div>
+            <dt>Their tables</dt>
+            <dd>{tablesList(theirDraft)}</dd>
           </div>
         </dl>
       ) : null}

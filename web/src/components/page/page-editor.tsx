@@ -16,6 +16,9 @@ import {
   sameDraft,
   type StoredDraft,
   storeDraft,
+  storedAsDraft,
+  tablesOf,
+  tablesText,
   updateInputFor,
 } from "../../lib/draft";
 import { describeError, fieldIssue, isNotFound, isVersionConflict } from "../../lib/errors";
@@ -26,6 +29,7 @@ import { CopyButton } from "../copy-button";
 import { TimeAgo } from "../time-ago";
 import { ConflictPanel } from "./conflict-panel";
 import { DiffView } from "./diff-view";
+import { TableViewsField } from "./table-views-field";
 
 const RenderedBody = lazy(() => import("./rendered-body").then((m) => ({ default: m.RenderedBody })));
 
@@ -63,7 +67,7 @@ export function PageEditor({
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const [offer, setOffer] = useState<StoredDraft | null>(() => {
     const stored = loadStoredDraft(page.slug);
-    return stored && !sameDraft(stored, draftOf(page)) ? stored : null;
+    return stored && !sameDraft(storedAsDraft(stored, draftOf(page)), draftOf(page)) ? stored : null;
   });
   const [titleProblem, setTitleProblem] = useState<string | null>(null);
   const bodyRef = useRef<HTMLTextAreaElement>(null);
@@ -191,7 +195,7 @@ export function PageEditor({
   );
   const serverError =
     save.error && !isVersionConflict(save.error) && !conflict
-      ? (fieldIssue(save.error, "title") ?? fieldIssue(save.error, "body_markdown") ?? describeError(save.error))
+      ? (fieldIssue(save.error, "title") ?? fieldIssue(save.error, "body_markdown") ?? fieldIssue(save.error, "tables") ?? describeError(save.error))
       : null;
 
   const status = save.isPending
@@ -249,7 +253,7 @@ export function PageEditor({
               type="button"
               className="button button--small button--primary"
               onClick={() => {
-                setDraft({ title: offer.title, summary: offer.summary, body: offer.body });
+                setDraft((d) => storedAsDraft(offer, d));
                 setOffer(null);
               }}
             >
@@ -409,7 +413,8 @@ export function PageEditor({
 
           {kind === null ? (
             <p className="callout" role="note">
-              This page is made of tables, which agents keep up to date. You can change its title and summary here.
+              This page is made of tables, which people and agents keep up to date. You can change its title, its summary and
+              which tables it shows here.
             </p>
           ) : (
             <div className={`editor__split editor__split--${pane}`}>
@@ -444,6 +449,12 @@ export function PageEditor({
               </div>
             </div>
           )}
+          <TableViewsField
+            workspace={page.workspace}
+            value={tablesOf(draft)}
+            onChange={(specs) => setDraft((d) => ({ ...d, tables: tablesText(specs) }))}
+            disabled={save.isPending}
+          />
           <p className="field__error" role="alert">
             {serverError}
           </p>

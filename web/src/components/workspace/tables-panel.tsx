@@ -1,0 +1,82 @@
+import { Link } from "wouter";
+import { describeError } from "../../lib/errors";
+import { plural } from "../../lib/format";
+import { typeLabel } from "../../lib/table-cells";
+import { useTables } from "../table/use-table";
+
+/** The workspace's data tables, each a link to its grid; "New table" for those who can write. */
+export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canWrite: boolean; onNewTable: () => void }) {
+  const { query, tables } = useTables(slug);
+
+  if (query.isPending) {
+    return (
+      <ul className="page-list" aria-busy="true" aria-label="Loading tables">
+        {[0, 1, 2].map((i) => (
+          <li key={i} className="page-row page-row--skeleton" aria-hidden="true" />
+        ))}
+      </ul>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div className="inline-error" role="alert">
+        <p>The tables didn’t load. {describeError(query.error)}</p>
+        <button type="button" className="button button--small" onClick={() => void query.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  if (tables.length === 0) {
+    return (
+      <section className="empty-state empty-state--compact">
+        <h2 className="empty-state__title">No tables yet</h2>
+        <p className="empty-state__text">
+          {canWrite
+            ? "A table keeps rows of typed values (text, numbers, dates, links, choices) that people and agents update, and pages can show it live."
+            : "Nothing has been put in a table here yet."}
+        </p>
+        {canWrite ? (
+          <button type="button" className="button button--primary" onClick={onNewTable}>
+            Create the first table
+          </button>
+        ) : null}
+      </section>
+    );
+  }
+
+  return (
+    <div className="pages-panel">
+      {canWrite ? (
+        <div className="panel-section__head tables-panel__head">
+          <p className="muted">{plural(tables.length, "table")}</p>
+          <button type="button" className="button button--small" onClick={onNewTable}>
+            <span aria-hidden="true">+</span> New table
+          </button>
+        </div>
+      ) : null}
+      <ul className="page-list" aria-label="Tables">
+        {tables.map((t) => (
+          <li key={t.id} className="page-row">
+            <Link href={`/buckets/${slug}/tables/${t.slug}`} className="page-row__link">
+              <span className="page-row__title">{t.name}</span>
+              <span className="page-row__slug">{t.slug}</span>
+            </Link>
+            <p className="page-row__meta">
+              <span>{plural(t.row_count, "row")}</span>
+              <span aria-hidden="true">·</span>
+              <span className="table-columns-summary">
+                {t.columns
+                  .slice(0, 5)
+                  .map((c) => `${c.name} (${typeLabel(c.type).toLowerCase()})`)
+                  .join(", ")}
+                {t.columns.length > 5 ? `, and ${t.columns.length - 5} more` : ""}
+              </span>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { draftOf, isEmptyUpdate, keepMine, storedAsDraft, tablesOf, tablesText, updateInputFor, type EditablePage } from "./draft";
+import {
+  type Column,
+  type ColumnDraft,
+  canonicalSpec,
+  cellText,
+  columnProblems,
+  columnServerProblems,
+  columnsInput,
+  compareRow,
+  emptyInputs,
+  filterSummary,
+  gridStateOf,
+  inputOf,
+  inputsOf,
+  nameList,
+  newRowValues,
+  nextSort,
+  parseInput,
+  plainProblem,
+  rowChanges,
+  rowProblemsOf,
+  searchOf,
+  serverFilterOf,
+  tableSpecsOf,
+} from "./table-cells";
+
+function serverError(message: string, issues: { path: string; message: string }[] | null = null, appCode = "invalid_request") {
+  return TRPCClientError.from(
+    { error: { code: -32600, message, data: { code: "BAD_REQUEST", httpStatus: 400, path: "rows.insert", appCode, issues } } },
+    { meta: { response: new Response(null, { status: 400 }) } },
+  );
+}
+
+const columns: Column[] = [
+  { name: "title", type: "text", required: true },
+  { name: "score", type: "number", required: false },
+  { name: "done", type: "boolean", required: false },
+  { name: "due", type: "date", required: false },
+  { name: "link", type: "url", required: false },
+  { name: "status", type: "select", required: false, options: ["todo", "done"] },
+];
+const col = (name: string): Column => {
+  const c = columns.find((x) => x.name === name);
+  if (!c) throw new Error(name);
+  return c;
+};
+
+describe("typing into cells", () => {
+  it("turns what was typed into typed values, and says what is wrong in words", () => {
+    expect(parseInput(col("score"), " 1 000.5 ")).toEqual({ ok: true, value: 1000.5 });
+    expect(parseInput(col("score"), "-3e2")).toEqual({ ok: true, value: -300 });
+    expect(parseInput(col("score"), "12abc")).toEqual({ ok: false, problem: "Enter a number, like 42 or 3.5." });
+    expect(parseInput(col("score"), "")).toEqual({ ok: true, value: null });
+    expect(parseInput(col("title"), "  ")).toMatchObject({ ok: false, problem: expect.stringMatching(/“title” is required/) });
+    expect(parseInput(col("done"), "true")).toEqual({ ok: true, value: true });
+    expect(parseInput(col("due"), "2026-11-21")).toEqual({ ok: true, value: "2026-11-21" });
+    expect(parseInput(col("due"), "21/11/2026")).toMatchObject({ ok: false });
+    expect(parseInput(col("status"), "maybe")).toEqual({ ok: false, problem: "Choose one of: todo, done." });
+  });
+
+  it("shows stored values in inputs and reads them back unchanged", () => {
+    expect(inputOf(col("done"), false)).toBe("false");
+    expect(inputOf(col("score"), null)).toBe("");
+    expect(inputOf(col("due"), "2026-11-21")).toBe("2026-11-21");
+    expect(inputOf(col("due"), "2026-11-21T10:30:00.000Z")).toMatch(/^2026-11-2\dT\d\d:30$/);
+    expect(emptyInputs(columns)).toMatchObject({ title: "", done: "false" });
+  });
+
+  it("sends only the columns that changed, so a change made meanwhile elsewhere is kept", () => {
+    const base = { title: "Milk", score: 3, done: false, due: "2026-11-21T10:30:00.000Z", link: null, status: "todo" };
+    const inputs = { ...inputsOf(columns, base), score: "3.0", title: "Oat milk" };
+    expect(rowChanges(columns, base, inputs)).toEqual({ values: { title: "Oat milk" }, problems: {} });
+    expect(rowChanges(columns, base, { ...inputs, score: "lots" }).problems).toEqual({ score: "Enter a number, like 42 or 3.5." });
+    expect(rowChanges(columns, base, { ...inputs, status: "" }).values).toMatchObject({ status: null });
+  });
+
+  it("adds a row with its filled columns only, and checks the required ones", () => {
+    expect(newRowValues(columns, { ...emptyInputs(columns), title: "Eggs", score: "12" })).toEqual({
+      values: { title: "Eggs", score: 12, done: false },
+      problems: {},
+    });
+    expect(newRowValues(columns, emptyInputs(columns)).problems).toHaveProperty("title");
+  });
+
+  it("reads cells as words", () => {
+    expect(cellText(col("score"), 1234.5)).toBe("1,234.5");
+    expect(cellText(col("done"), true)).toBe("Yes");
+    expect(cellText(col("due"), "2026-11-21")).toBe("21 Nov 2026");
+    expect(cellText(col("title"), null)).toBe("");
+  });
+});
+
+describe("what the server refused, next to the field", () => {
+  it("puts an update's or an insert's problem under its column, in plain words", () => {
+    expect(rowProblemsOf(serverError("rows.0.score: must be a finite number"), columns)).toEqual({
+      fields: { score: "Enter a number, like 42 or 3.5." },
+      other: null,
+    });
+    expect(rowProblemsOf(serverError("values.link: must be an http(s) URL"), columns).fields).toEqual({
+      link: "Enter a web address that starts with http:// or https://.",
+    });
+    expect(rowProblemsOf(serverError("values.title: is required"), columns).fields.title).toMatch(/“title” is required/);
+    expect(rowProblemsOf(serverError("values: the row would be 20000 bytes; a row holds at most 16384"), columns)).toEqual({
+      fields: {},
+      other: "The row would be 20000 bytes; a row holds at most 16384.",
+    });
+    const fromSchema = serverError("x", [{ path: "values.score", message: "Invalid input" }]);
+    expect(rowProblemsOf(fromSchema, columns).fields).toEqual({ score: "Invalid input." });
+  });
+
+  it("finds columns whose names have spaces", () => {
+    const spaced: Column[] = [{ name: "Due date", type: "date", required: false }];
+    expect(rowProblemsOf(serverError("values.Due date: must be a date like 2026-11-21 or an ISO timestamp"), spaced).fields).toEqual({
+      "Due date": "Enter a date, like 2026-11-21.",
+    });
+  });
+
+  it("rewords the server's reasons and keeps unknown ones readable", () => {
+    expect(plainProblem("must be one of a, b", "x")).toBe("Choose one of: a, b.");
+    expect(plainProblem("something new", "x")).toBe("Something new.");
+  });
+});
+
+describe("sort and filters in the address", () => {
+  it("reads and writes sort and filters, keeping other parameters", () => {
+    const search = new URLSearchParams("sort=score&dir=desc&gte.score=3&eq.Due date=2026-11-21&tab=x");
+    const state = gridStateOf(search);
+    expect(state).toEqual({ sort: { column: "score", direction: "desc" }, filters: { score: { gte: "3" }, "Due date": { eq: "2026-11-21" } } });
+    const next = searchOf(search, { sort: null, filters: { score: { lte: "9" } } });
+    expect(next.toString()).toBe("tab=x&lte.score=9");
+  });
+
+  it("cycles a header through ascending, descending and off", () => {
+    expect(nextSort(null, "a")).toEqual({ column: "a", direction: "asc" });
+    expect(nextSort({ column: "a", direction: "asc" }, "a")).toEqual({ column: "a", direction: "desc" });
+    expect(nextSort({ column: "a", direction: "desc" }, "a")).toBeNull();
+    expect(nextSort({ column: "a", direction: "desc" }, "b")).toEqual({ column: "b", direction: "asc" });
+  });
+
+  it("types filters for rows.list: equality, ranges, whole days", () => {
+    const { filter, problems } = serverFilterOf(columns, {
+      score: { gte: "3", lte: "10" },
+      done: { eq: "true" },
+      due: { eq: "2026-11-21" },
+      status: { eq: "todo" },
+      gone: { eq: "x" },
+    });
+    expect(problems).toEqual({});
+    expect(filter).toEqual({
+      score: { gte: 3, lte: 10 },
+      done: true,
+      due: { gte: "2026-11-21", lte: "2026-11-21T23:59:59.999Z" },
+      status: "todo",
+    });
+    expect(serverFilterOf(columns, { score: { gte: "many" } }).problems).toEqual({ score: "Enter a number, like 42 or 3.5." });
+    expect(serverFilterOf(columns, {}).filter).toBeUndefined();
+  });
+
+  it("says each filter in words", () => {
+    expect(filterSummary(col("score"), { gte: "3" })).toBe("score ≥ 3");
+    expect(filterSummary(col("due"), { gte: "2026-11-01", lte: "2026-11-30" })).toBe("due from 1 Nov 2026 to 30 Nov 2026");
+    expect(filterSummary(col("done"), { eq: "false" })).toBe("done is No");
+  });
+});
+
+describe("conflicts on a row", () => {
+  it("compares the person's change and the other side's, column by column", () => {
+    const base = { title: "Milk", score: 3 };
+    const cmp = compareRow(columns.slice(0, 2), base, { score: 5 }, { title: "Milk (agent)", score: 3 });
+    expect(cmp.map((c) => [c.column.name, c.iChanged, c.theyChanged, c.mine, c.theirs])).toEqual([
+      ["title", false, true, "Milk", "Milk (agent)"],
+      ["score", true, false, 5, 3],
+    ]);
+    expect(nameList(["a", "b", "c"])).toBe("“a”, “b” and “c”");
+  });
+});
+
+describe("a new table's columns", () => {
+  const draft = (patch: Partial<ColumnDraft>): ColumnDraft => ({ key: "k", name: "title", type: "text", required: false, options: "", ...patch });
+
+  it("checks names, duplicates and choices as the server would", () => {
+    const p = columnProblems([
+      draft({ key: "a", name: "" }),
+      draft({ key: "b", name: "9lives" }),
+      draft({ key: "c", name: "Due date" }),
+      draft({ key: "d", name: "Due date" }),
+      draft({ key: "e", name: "status", type: "select", options: "\n \n" }),
+      draft({ key: "f", name: "what?" }),
+    ]);
+    expect(p.byKey).toEqual({
+      a: { name: "Name the column." },
+      b: { name: "Start with a letter (a–z) or _." },
+      d: { name: "Another column is already called “Due date”." },
+      e: { options: "Give at least one choice, one a line." },
+      f: { name: "Use letters a–z, digits, spaces, _ and - only." },
+    });
+    expect(columnProblems([]).overall).toBe("Add at least one column.");
+  });
+
+  it("sends choices one a line, without blanks or repeats", () => {
+    expect(columnsInput([draft({ name: " status ", type: "select", options: "todo\n done \n\ntodo", required: true })])).toEqual([
+      { name: "status", type: "select", required: true, options: ["todo", "done"] },
+    ]);
+  });
+
+  it("puts the server's column problems on the column they are about", () => {
+    const cols = [draft({ key: "a" }), draft({ key: "b", name: "x" })];
+    const err = serverError('columns.1.name: "x" appears twice');
+    expect(columnServerProblems(err, cols)).toEqual({ byKey: { b: { name: "Another column is already called “x”." } }, rest: [] });
+  });
+});
+
+describe("tables on a page", () => {
+  const page: EditablePage = {
+    slug: "plan",
+    version: 2,
+    title: "Plan",
+    summary: "",
+    parts: [
+      { kind: "markdown", body: "# Plan", position: 0 },
+      { kind: "table_view", body: JSON.stringify({ limit: 5, collection: "tasks" }), position: 1 },
+    ],
+  };
+
+  it("reads a page's table views in order, with their keys in one order", () => {
+    expect(tableSpecsOf(page.parts)).toEqual([{ collection: "tasks", limit: 5 }]);
+    expect(JSON.stringify(canonicalSpec({ limit: 3, sort: { direction: "asc", column: "a" }, collection: "t", columns: [] }))).toBe(
+      '{"collection":"t","sort":{"column":"a","direction":"asc"},"limit":3}',
+    );
+  });
+
+  it("sends the tables only when they changed", () => {
+    const draft = draftOf(page);
+    expect(isEmptyUpdate(updateInputFor(page, draft))).toBe(true);
+    const added = { ...draft, tables: tablesText([...tablesOf(draft), { collection: "scores" }]) };
+    expect(updateInputFor(page, added)).toEqual({
+      slug: "plan",
+      expected_version: 2,
+      tables: [{ collection: "tasks", limit: 5 }, { collection: "scores" }],
+    });
+  });
+
+  it("keeps the other side's tables when only the text was mine", () => {
+    const base = draftOf(page);
+    const mine = { ...base, body: "# Plan v2" };
+    const theirs = { ...base, tables: "[]" };
+    expect(keepMine(base, mine, theirs)).toEqual({ ...mine, tables: "[]" });
+  });
+
+  it("brings back a draft kept before pages had tables without dropping the page's tables", () => {
+    const current = draftOf(page);
+    const restored = storedAsDraft({ title: "T", summary: "", body: "b", tables: null, baseVersion: 1, savedAt: "" }, current);
+    expect(restored.tables).toBe(current.tables);
+  });
+});
