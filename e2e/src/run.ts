@@ -71,18 +71,22 @@ async function cleanup(): Promise<void> {
   await control?.close().catch(() => {});
 }
 
-// Last resort if the runner itself dies: no process group outlives it.
+// Last resort if the runner itself dies: no process group, and not the database, outlives it.
 process.on("exit", () => {
-  for (const p of processes.values()) {
-    if (p.pid) {
-      try {
-        process.kill(-p.pid, "SIGKILL");
-      } catch {
-        // gone
-      }
+  const kill = (pid: number) => {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
     }
-  }
+  };
+  for (const p of processes.values()) if (p.pid) kill(-p.pid);
+  if (db?.pid) kill(db.pid);
 });
+// Output piped into something that stops reading (`| head`) must not kill the runner
+// before it has stopped what it started.
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
     log(`${signal}: stopping everything…`);
