@@ -93,6 +93,8 @@ const NETWORK_ERRORS = new Set([
   "MongoNotConnectedError",
 ]);
 
+const SOCKET_ERRORS = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "ERR_SOCKET_CLOSED", "ERR_STREAM_DESTROYED"]);
+
 /**
  * Translates driver errors once, at the boundary: a duplicate key becomes `conflict`,
  * an unreachable database `unavailable`; anything else is left as it is.
@@ -103,8 +105,14 @@ export function translateDbError(err: unknown, conflictMessage = "That already e
     return new AppError("conflict", conflictMessage, { cause: err });
   }
   const name = typeof err === "object" && err !== null ? (err as { name?: unknown }).name : undefined;
+  const sysCode = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
   if (typeof name === "string" && NETWORK_ERRORS.has(name)) {
     return new AppError("unavailable", "The database is unreachable; try again shortly.", { cause: err });
+  }
+  // The driver sometimes surfaces a dropped pooled connection as Node's own socket error
+  // (and the mailer an unreachable SMTP server): a passing outage, not a bug.
+  if (typeof sysCode === "string" && SOCKET_ERRORS.has(sysCode)) {
+    return new AppError("unavailable", "A service Atelier depends on is unreachable; try again shortly.", { cause: err });
   }
   return err;
 }

@@ -1,5 +1,5 @@
 import { createWorkspaceFor, getReadableWorkspace, listWorkspacesFor, setVisibility, workspaceView, addMemberByEmail } from "@atelier/shared/domain/workspaces";
-import { EmailSchema, SlugSchema } from "@atelier/shared/schemas/common";
+import { EmailSchema, LabelSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";
 import { WorkspaceViewSchema } from "./views";
@@ -36,7 +36,7 @@ export const createWorkspace = defineTool({
   title: "Create a workspace",
   description: "Creates a private workspace owned by the person this token acts for.",
   access: "admin",
-  input: z.object({ slug: SlugSchema, name: z.string().trim().min(1).max(100) }).strict(),
+  input: z.object({ slug: SlugSchema, name: LabelSchema(100) }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run({ database, principal }, input) {

@@ -23,3 +23,13 @@ export const UserViewSchema = z.object({
   defaultWorkspace: z.string().nullable(),
 });
 export type UserView = z.infer<typeof UserViewSchema>;
+
+/** A short line of text people give things (names, labels): trimmed, no control characters. */
+export const LabelSchema = (max = 100) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must not contain control characters");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SlugSchema } from "./common";
+import { LabelSchema, SlugSchema } from "./common";
 
 export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const ColumnNameSchema = z.string().min(1).max(63);
@@ -17,7 +17,7 @@ export const CreateCollectionInputSchema = z
   .object({
     workspace: SlugSchema.optional(),
     slug: SlugSchema,
-    name: z.string().trim().min(1).max(100),
+    name: LabelSchema(100),
     kind: z.enum(["pages", "table"]),
     columns: z.array(ColumnSchema).max(50).optional(),
   })

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { SlugSchema } from "./common";
+import { LabelSchema, SlugSchema } from "./common";
 
 export const ScopeSchema = z.enum(["mcp:read", "mcp:write"]);
 
 export const CreateTokenInputSchema = z
   .object({
-    label: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+    label: LabelSchema(100),
     scopes: z.array(ScopeSchema).min(1, "choose mcp:read, mcp:write or both").max(2),
     expiresInDays: z.number().int().min(1).max(365).default(90),
     workspaces: z.array(SlugSchema).max(50).optional(),

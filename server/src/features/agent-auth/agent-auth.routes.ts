@@ -1,7 +1,7 @@
 // POST /agent/auth and POST /agent/auth/claim (SPEC §4.3, DESIGN §5).
 import { claim, registerAnonymous, registerVerifiedEmail } from "@atelier/shared/domain/registrations";
 import { AppError } from "@atelier/shared/errors";
-import { EmailSchema } from "@atelier/shared/schemas/common";
+import { EmailSchema, LabelSchema } from "@atelier/shared/schemas/common";
 import { parseInput } from "@atelier/shared/schemas/parse";
 import express, { Router, type Request } from "express";
 import { z } from "zod";
@@ -10,7 +10,7 @@ import type { Deps } from "../../context";
 const RegisterSchema = z.object({
   type: z.string().max(64),
   requested_credential_type: z.string().max(64),
-  agent_label: z.string().trim().max(100, "must be at most 100 characters").refine((s) => !s.includes("\u0000"), "must not contain NUL").optional(),
+  agent_label: LabelSchema(100).optional(),
   assertion: z.string().max(16_384).optional(),
 });
 

@@ -50,6 +50,10 @@ describe("tokens over tRPC", () => {
     expect((await b.mutation("tokens.create", { label: "long", scopes: ["mcp:read"], expiresInDays: 366 })).status).toBe(400);
     expect((await b.mutation("tokens.create", { label: "none", scopes: [] })).status).toBe(400);
     expect((await b.mutation("tokens.create", { label: "bad", scopes: ["admin"] })).status).toBe(400);
+    const before = await srv.database.c.tokens.countDocuments({});
+    expect((await b.mutation("tokens.create", { label: "nul\u0000byte", scopes: ["mcp:read"] })).status).toBe(400);
+    expect((await b.mutation("tokens.create", { label: "line\nbreak", scopes: ["mcp:read"] })).status).toBe(400);
+    expect(await srv.database.c.tokens.countDocuments({})).toBe(before);
   });
 
   it("restricts a token to chosen workspaces, and only to the person's own", async () => {

@@ -13,7 +13,7 @@ import {
   workspaceView,
 } from "@atelier/shared/domain/workspaces";
 import { createShareLink, listShareLinks, revokeShareLink, shareLinkView } from "@atelier/shared/domain/share-links";
-import { EmailSchema, SlugSchema } from "@atelier/shared/schemas/common";
+import { EmailSchema, LabelSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../../trpc";
 
@@ -84,7 +84,7 @@ const membersRouter = router({
     }),
 });
 
-const NameSchema = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+const NameSchema = LabelSchema(100);
 
 const ShareLinkViewSchema = z.object({ link_id: z.string(), page_id: z.string().nullable(), created_by: z.string(), created_at: z.string() });
 
