@@ -16,5 +16,6 @@ describe("server start-up", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("Invalid configuration");
     expect(r.stderr).toContain("SERVER_PORT: must be a whole number from 1 to 65535");
-  });
+    // A cold tsx start takes several seconds on a busy 2-core machine: wait as long as spawnSync may.
+  }, 40_000);
 });
