@@ -70,6 +70,12 @@ export interface WorkspaceDoc {
   /** Tokens the owner has cut off this workspace (SPEC §1 rule 3). */
   blockedTokenIds: string[];
   usage: { pages: number; bytes: number };
+  /**
+   * Set by every change of `usage` (in the same update); the sweeper recounts usage of a
+   * workspace whose mark is older than a minute, so a write cut off between reserving and
+   * writing cannot leave the counters wrong for long.
+   */
+  usageDirtyAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -93,6 +99,8 @@ export interface CollectionDoc {
   columns: ColumnDef[];
   /** Rows in a table, kept with the collection so the cap is one conditional update. */
   rowCount: number;
+  /** As WorkspaceDoc.usageDirtyAt, for rowCount. */
+  countDirtyAt: Date | null;
   createdAt: Date;
 }
 
@@ -116,6 +124,8 @@ export interface PageDoc {
   bytes: number;
   /** Rendered on write so that a read is a lookup. */
   html: string;
+  /** True from the write of a version until its revision is stored; the sweeper finishes it. */
+  revisionPending: boolean;
   etag: string;
   createdBy: Actor;
   updatedBy: Actor;

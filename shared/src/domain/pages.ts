@@ -54,6 +54,19 @@ async function resolveCollection(database: Database, ws: WorkspaceDoc, slug: str
   return c;
 }
 
+/**
+ * Stores the revision of a page's current version and clears its pending mark. Idempotent:
+ * the sweeper calls it again for a page whose writer stopped in between.
+ */
+export async function storeRevision(database: Database, page: PageDoc): Promise<void> {
+  try {
+    await database.c.revisions.insertOne(revisionOf(page, page.updatedBy));
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 11000) throw err;
+  }
+  await database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { revisionPending: false } });
+}
+
 function revisionOf(page: PageDoc, actor: Actor): RevisionDoc {
   return {
     _id: `${page._id}:v${page.version}`,
@@ -121,6 +134,7 @@ export async function createPage(deps: PageDeps, principal: Principal, input: Cr
     bytes: pageBytes({ title: input.title, summary, parts }),
     html,
     etag: etagOf(html),
+    revisionPending: true,
     createdBy: actor,
     updatedBy: actor,
     createdAt: t,
@@ -135,7 +149,7 @@ export async function createPage(deps: PageDeps, principal: Principal, input: Cr
     if ((err as { code?: unknown }).code === 11000) throw new AppError("conflict", `The slug "${input.slug}" is already used by another page.`);
     throw err;
   }
-  await database.c.revisions.insertOne(revisionOf(page, actor));
+  await storeRevision(database, page);
   await recordEvent(database, { workspaceId: ws._id, type: "page.created", actor, target: { kind: "page", id: page._id, label: page.slug } });
   return { page, part, collection, workspace: ws };
 }
@@ -230,7 +244,7 @@ async function changePage(
     await reserveUsage(database, config, ws, delta);
     const r = await database.c.pages.updateOne(
       { _id: page._id, version: page.version },
-      { $set: { title, summary, parts, version: next.version, bytes: next.bytes, html, etag: next.etag, updatedBy: actor, updatedAt: next.updatedAt } },
+      { $set: { title, summary, parts, version: next.version, bytes: next.bytes, html, etag: next.etag, revisionPending: true, updatedBy: actor, updatedAt: next.updatedAt } },
     );
     if (r.modifiedCount !== 1) {
       await releaseUsage(database, ws._id, delta);
@@ -239,7 +253,7 @@ async function changePage(
       }
       continue;
     }
-    await database.c.revisions.insertOne(revisionOf(next, actor));
+    await storeRevision(database, next);
     await recordEvent(database, { workspaceId: ws._id, type: eventType, actor, target: { kind: "page", id: page._id, label: page.slug } });
     return next;
   }

@@ -4,6 +4,8 @@
 import type { Config } from "../config";
 import type { Database, RegistrationDoc } from "../db/index";
 import { addSeconds, now } from "./clock";
+import { countUsage } from "./limits";
+import { storeRevision } from "./pages";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 
@@ -13,8 +15,12 @@ export interface SweepReport {
   expired: number;
   purged: number;
   claimsFinished: number;
+  repaired: number;
   cleared: number;
 }
+
+/** How long a write may take before its half-done state is treated as abandoned. */
+const GRACE_SECONDS = 60;
 
 const BATCH = 100;
 
@@ -46,7 +52,7 @@ async function applyPurge({ database }: SweepDeps, reg: RegistrationDoc): Promis
 export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   const { database } = deps;
   const t = now();
-  const report: SweepReport = { expired: 0, purged: 0, claimsFinished: 0, cleared: 0 };
+  const report: SweepReport = { expired: 0, purged: 0, claimsFinished: 0, repaired: 0, cleared: 0 };
 
   // Unclaimed past the window → expired: token revoked, sandbox hidden.
   const due = await database.c.registrations.find({ type: "anonymous", status: "unclaimed", claimDeadline: { $lte: t } }).limit(BATCH).toArray();
@@ -81,6 +87,24 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
       report.claimsFinished++;
     } else if (reg.status === "expiring") await applyExpiry(deps, reg);
     else if (reg.status === "deleting") await applyPurge(deps, reg);
+  }
+
+  // Content writes cut off between their steps: a page version without its revision, and
+  // usage or row counters that a reservation moved but no write followed.
+  const settled = addSeconds(t, -GRACE_SECONDS);
+  for (const page of await database.c.pages.find({ revisionPending: true, updatedAt: { $lte: settled } }, { projection: { html: 0 } }).limit(BATCH).toArray()) {
+    await storeRevision(database, page);
+    report.repaired++;
+  }
+  for (const ws of await database.c.workspaces.find({ usageDirtyAt: { $lte: settled } }, { projection: { _id: 1, usageDirtyAt: 1 } }).limit(BATCH).toArray()) {
+    const usage = await countUsage(database, ws._id);
+    await database.c.workspaces.updateOne({ _id: ws._id, usageDirtyAt: ws.usageDirtyAt }, { $set: { usage, usageDirtyAt: null } });
+    report.repaired++;
+  }
+  for (const c of await database.c.collections.find({ countDirtyAt: { $lte: settled } }, { projection: { _id: 1, countDirtyAt: 1 } }).limit(BATCH).toArray()) {
+    const rowCount = await database.c.rows.countDocuments({ collectionId: c._id });
+    await database.c.collections.updateOne({ _id: c._id, countDirtyAt: c.countDirtyAt }, { $set: { rowCount, countDirtyAt: null } });
+    report.repaired++;
   }
 
   // Verified-email registrations whose code window passed.

@@ -75,6 +75,7 @@ export async function createCollection(
     isDefault: false,
     columns,
     rowCount: 0,
+    countDirtyAt: null,
     createdAt: now(),
   };
   try {
@@ -199,7 +200,7 @@ export async function insertRows(
   });
   const n = rows.length;
   const bytes = rows.reduce((s, r) => s + r.bytes, 0);
-  const reserved = await database.c.collections.updateOne({ _id: table._id, rowCount: { $lte: config.TABLE_MAX_ROWS - n } }, { $inc: { rowCount: n } });
+  const reserved = await database.c.collections.updateOne({ _id: table._id, rowCount: { $lte: config.TABLE_MAX_ROWS - n } }, { $inc: { rowCount: n }, $set: { countDirtyAt: t } });
   if (reserved.modifiedCount !== 1) throw new AppError("limit_exceeded", `A table holds at most ${config.TABLE_MAX_ROWS} rows.`);
   try {
     await reserveUsage(database, config, ws, { pages: 0, bytes });
@@ -267,7 +268,7 @@ export async function deleteRow(
   if (!row) throw new AppError(input.expectedVersion === undefined ? "not_found" : "version_conflict", input.expectedVersion === undefined ? "No such row." : "The row changed or is gone; read it again.");
   const r = await database.c.rows.deleteOne({ _id: row._id, version: row.version });
   if (r.deletedCount !== 1) throw new AppError("version_conflict", "Someone changed the row at the same moment; read it again.");
-  await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -1 } });
+  await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -1 }, $set: { countDirtyAt: now() } });
   await releaseUsage(database, ws._id, { pages: 0, bytes: row.bytes });
   const actor = actorOf(principal);
   await database.c.rowRevisions.insertOne(revision({ ...row, version: row.version + 1, updatedAt: now() }, actor, true));

@@ -34,6 +34,7 @@ export async function createWorkspace(database: Database, input: NewWorkspace): 
     sandbox: input.sandbox ?? null,
     blockedTokenIds: [],
     usage: { pages: 0, bytes: 0 },
+    usageDirtyAt: null,
     createdAt: t,
     updatedAt: t,
   };
@@ -63,6 +64,7 @@ export async function ensureDefaultCollection(database: Database, workspaceId: s
       isDefault: true,
       columns: [],
       rowCount: 0,
+      countDirtyAt: null,
       createdAt: now(),
     });
     return id;
