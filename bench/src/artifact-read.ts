@@ -1,0 +1,308 @@
+// Issue 4: the artifact read benchmark. One rendered public page is served by the real
+// server through GET /a/{slug} and, in the same run, the identical bytes as a static file
+// by nginx on loopback; wrk measures both, back to back, at each concurrency.
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Database, UserDoc } from "@atelier/shared/db";
+import { createPage } from "@atelier/shared/domain/pages";
+import { createWorkspace } from "@atelier/shared/domain/workspaces";
+import { freePort } from "@atelier/shared/devtools/embedded-db";
+import { newId } from "@atelier/shared/ids";
+import { configFor, serverEnv, startDatabase, startServer, type AtelierDb } from "./lib/atelier";
+import { onCleanup } from "./lib/cleanup";
+import { backgroundCpu, waitForQuiet, type CpuTarget } from "./lib/cpu";
+import { formatProfileSummary, summarizeProfile, type ProfileSummary } from "./lib/cpuprofile";
+import { fixed, table } from "./lib/format";
+import { findNginx, nginxVersion, startNginx } from "./lib/nginx";
+import { startService, waitUntilReady, type Service } from "./lib/service";
+import { runWrk, wrkVersion, type WrkResult } from "./lib/wrk";
+
+const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/artifact-page.md");
+const NODE_STATIC = path.join(path.dirname(fileURLToPath(import.meta.url)), "servers/node-static.mjs");
+const SLUG = "weekly-status";
+
+/** nginx and plain node:http serve the stored bytes as they are; atelier is GET /a/{slug} on the real server. */
+export type Target = "nginx" | "node-http" | "atelier";
+
+/** % of one core that other processes may use during a case before it is flagged as noisy. */
+const NOISE_THRESHOLD = 25;
+
+/** Issue 4's targets, at 50 connections with the production log level. */
+export const TARGETS = { minRatio: 0.25, maxP99Ms: 25, connections: 50 } as const;
+
+export interface ArtifactReadOptions {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number[];
+  /** wrk threads (capped at the connection count) */
+  threads: number;
+  /** The first is the main measurement; later ones measure /a/{slug} again at that level. */
+  logLevels: string[];
+  /** Also measure plain node:http serving the same bytes: the ceiling of one Node process. */
+  nodeHttp: boolean;
+  /** Also run /a/{slug} at the highest concurrency under `node --cpu-prof` and summarise it. */
+  profile: boolean;
+  resultsDir: string;
+  log: (line: string) => void;
+}
+
+export interface CaseResult extends WrkResult {
+  target: Target;
+  logLevel: string | null;
+  connections: number;
+  /** CPU use of the machine (% of one core) just before the case, with nothing under load */
+  idleCpuBefore: number | null;
+  /** Other work held more than a quarter of a core during the case: its figures are suspect. */
+  noisy: boolean;
+}
+
+export interface ArtifactReadResult {
+  name: "artifact-read";
+  page: { slug: string; markdownBytes: number; htmlBytes: number };
+  setup: {
+    database: string;
+    nginx: string;
+    wrk: string;
+    threads: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    /** CPU use of the machine (% of one core) in the 2 s before the run: other work */
+    backgroundCpuPercent: number | null;
+  };
+  cases: CaseResult[];
+  /** Every other case against nginx at the same concurrency. */
+  ratios: { connections: number; target: Target; logLevel: string | null; rpsRatio: number; p99Ms: number; nginxP99Ms: number }[];
+  targets: { minRatio: number; maxP99Ms: number; connections: number; ratio: number | null; p99Ms: number | null; ratioMet: boolean; p99Met: boolean };
+  profile: (ProfileSummary & { rps: number; p99Ms: number; savedAs: string }) | null;
+}
+
+async function seedPage(database: Database, env: Record<string, string>, markdown: string): Promise<void> {
+  const config = configFor(env);
+  const user: UserDoc = { _id: newId("usr"), email: "bench@atelier.localhost", confirmedAt: new Date(), defaultWorkspaceId: null, createdAt: new Date() };
+  await database.c.users.insertOne(user);
+  const ws = await createWorkspace(database, { slug: "bench", name: "Benchmark", ownerId: user._id, visibility: "public" });
+  await database.c.users.updateOne({ _id: user._id }, { $set: { defaultWorkspaceId: ws._id } });
+  user.defaultWorkspaceId = ws._id;
+  await createPage(
+    { database, config },
+    { kind: "user", user },
+    { slug: SLUG, title: "Weekly status: the road to the beta", summary: "Where the project stands, what is next, and the numbers we watch.", body_markdown: markdown },
+  );
+}
+
+function cpuTargets(server: Service, nginx: Service, nodeHttp: Service | null, db: AtelierDb): Record<string, CpuTarget> {
+  const t: Record<string, CpuTarget> = { server: { pgrp: server.pid }, nginx: { pgrp: nginx.pid } };
+  if (nodeHttp) t["node-http"] = { pid: nodeHttp.pid };
+  if (db.pid !== undefined) t.database = { pid: db.pid };
+  return t;
+}
+
+export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactReadResult> {
+  const { log } = opts;
+  const wrk = wrkVersion();
+  if (!wrk) throw new Error("wrk is not installed. On Debian or Ubuntu: apt-get install -y wrk (macOS: brew install wrk).");
+  const nginxBin = findNginx();
+  if (!nginxBin) throw new Error("nginx is not installed. On Debian or Ubuntu: apt-get install -y nginx-light (or nginx); NGINX_BIN may name the binary.");
+  const maxConnections = Math.max(...opts.connections);
+  const background = await backgroundCpu();
+  if (background !== null && background > 20) {
+    log(`warning: the machine is already busy (${Math.round(background)} % of one core before the run); the figures will be low and noisy`);
+  }
+
+  const dir = mkdtempSync(path.join(tmpdir(), "atelier-bench-"));
+  // mkdtemp makes it 0700; nginx's worker (an unprivileged user when started as root) must enter it.
+  chmodSync(dir, 0o755);
+  onCleanup("temp dir", () => rmSync(dir, { recursive: true, force: true }));
+  log(`work dir ${dir}`);
+
+  const db = await startDatabase(dir, log);
+  const markdown = readFileSync(FIXTURE, "utf8");
+  const serverPort = await freePort();
+  const mainLevel = opts.logLevels[0] ?? "info";
+  const envFor = (logLevel: string) => serverEnv({ db, port: serverPort, dataDir: path.join(dir, "server-data"), logLevel });
+  await seedPage(db.database, envFor(mainLevel), markdown);
+
+  let server = await startServer({ env: envFor(mainLevel), logFile: path.join(dir, `server-${mainLevel}.log`), name: `server (LOG_LEVEL=${mainLevel})` });
+  const atelierUrl = `http://127.0.0.1:${serverPort}/a/${SLUG}`;
+  const first = await fetch(atelierUrl);
+  const html = Buffer.from(await first.arrayBuffer());
+  if (first.status !== 200 || !first.headers.get("content-type")?.startsWith("text/html")) {
+    throw new Error(`GET /a/${SLUG} answered ${first.status} ${first.headers.get("content-type")}, expected 200 text/html`);
+  }
+
+  const root = path.join(dir, "www");
+  mkdirSync(path.join(root, "a"), { recursive: true });
+  writeFileSync(path.join(root, "a", SLUG), html);
+  const nginxPort = await freePort();
+  const nginx = await startNginx({ bin: nginxBin, dir: path.join(dir, "nginx"), root, port: nginxPort, readyPath: `/a/${SLUG}` });
+  const nginxUrl = `http://127.0.0.1:${nginxPort}/a/${SLUG}`;
+  const fromNginx = Buffer.from(await (await fetch(nginxUrl)).arrayBuffer());
+  if (!fromNginx.equals(html)) throw new Error("nginx does not serve the same bytes as GET /a/{slug}");
+  const nodePort = await freePort();
+  const nodeUrl = `http://127.0.0.1:${nodePort}/a/${SLUG}`;
+  let nodeHttp: Service | null = null;
+  if (opts.nodeHttp) {
+    nodeHttp = startService({
+      name: "node:http",
+      command: process.execPath,
+      args: [NODE_STATIC, path.join(root, "a", SLUG), String(nodePort)],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      logFile: path.join(dir, "node-http.log"),
+    });
+    await waitUntilReady(nodeHttp, nodeUrl, 15_000);
+  }
+  log(`page: ${Buffer.byteLength(markdown)} bytes of Markdown, ${html.length} bytes of HTML; nginx at ${nginxUrl}, server at ${atelierUrl}`);
+
+  const cases: CaseResult[] = [];
+  const measure = async (target: Target, url: string, connections: number, logLevel: string | null) => {
+    const label = `${labelOf({ target, logLevel: null })}${logLevel ? ` (LOG_LEVEL=${logLevel})` : ""}, ${connections} connection${connections === 1 ? "" : "s"}`;
+    const common = { url, connections, threads: opts.threads, workDir: dir, cpuTargets: cpuTargets(server, nginx, nodeHttp, db) };
+    const idleCpuBefore = await waitForQuiet({
+      threshold: NOISE_THRESHOLD,
+      maxWaitMs: 15_000,
+      onWait: (pct) => log(`waiting up to 15 s for other work to stop (${Math.round(pct)} % of a core busy)…`),
+    });
+    if (opts.warmupSeconds > 0) await runWrk({ ...common, durationSeconds: opts.warmupSeconds });
+    const r = await runWrk({ ...common, durationSeconds: opts.durationSeconds });
+    const noisy = (r.cpu?.other ?? 0) > NOISE_THRESHOLD;
+    log(
+      `${label}: ${r.rps} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms, errors ${r.socketErrors + r.httpErrors}` +
+        (noisy ? ` (noisy: other work took ${Math.round(r.cpu?.other ?? 0)} % of a core)` : ""),
+    );
+    cases.push({ target, logLevel, connections, idleCpuBefore, noisy, ...r });
+    return r;
+  };
+
+  // Both targets back to back at each concurrency, so both see the same machine state.
+  for (const c of opts.connections) {
+    await measure("nginx", nginxUrl, c, null);
+    if (nodeHttp) await measure("node-http", nodeUrl, c, null);
+    await measure("atelier", atelierUrl, c, mainLevel);
+  }
+
+  for (const level of opts.logLevels.slice(1)) {
+    await server.stop();
+    server = await startServer({ env: envFor(level), logFile: path.join(dir, `server-${level}.log`), name: `server (LOG_LEVEL=${level})` });
+    for (const c of opts.connections) await measure("atelier", atelierUrl, c, level);
+  }
+
+  let profile: ArtifactReadResult["profile"] = null;
+  if (opts.profile) {
+    await server.stop();
+    const profDir = path.join(dir, "cpu-profiles");
+    mkdirSync(profDir, { recursive: true });
+    server = await startServer({
+      env: envFor(mainLevel),
+      logFile: path.join(dir, "server-profiled.log"),
+      name: "server (profiled)",
+      nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`],
+    });
+    const common = { url: atelierUrl, connections: maxConnections, threads: opts.threads, workDir: dir };
+    if (opts.warmupSeconds > 0) await runWrk({ ...common, durationSeconds: opts.warmupSeconds });
+    const t0 = performance.now();
+    const r = await runWrk({ ...common, durationSeconds: opts.durationSeconds });
+    const t1 = performance.now();
+    // The profile is written when the process exits; SIGTERM makes the server exit cleanly.
+    await server.stop();
+    const t2 = performance.now();
+    const files = readdirSync(profDir)
+      .filter((f) => f.endsWith(".cpuprofile"))
+      .map((f) => path.join(profDir, f))
+      .sort((a, b) => statSync(b).size - statSync(a).size);
+    const biggest = files[0];
+    if (!biggest) throw new Error(`no .cpuprofile written in ${profDir}:\n${server.logTail()}`);
+    mkdirSync(opts.resultsDir, { recursive: true });
+    const savedAs = path.join(opts.resultsDir, "artifact-read.cpuprofile");
+    copyFileSync(biggest, savedAs);
+    // Only the measured run counts: not start-up (module loading), warm-up or shutdown.
+    const summary = summarizeProfile(savedAs, 20, { fromEndMs: t2 - t0, toEndMs: t2 - t1 });
+    log(`profiled run (${maxConnections} connections, under --cpu-prof): ${r.rps} req/s, p99 ${fixed(r.p99Ms)} ms`);
+    profile = { ...summary, rps: r.rps, p99Ms: r.p99Ms, savedAs };
+  }
+
+  const ratios: ArtifactReadResult["ratios"] = [];
+  for (const x of cases) {
+    const n = cases.find((y) => y.target === "nginx" && y.connections === x.connections);
+    if (!n || x.target === "nginx") continue;
+    ratios.push({ connections: x.connections, target: x.target, logLevel: x.logLevel, rpsRatio: Math.round((1000 * x.rps) / n.rps) / 1000, p99Ms: x.p99Ms, nginxP99Ms: n.p99Ms });
+  }
+  ratios.sort((a, b) => a.connections - b.connections);
+  const main = ratios.find((r) => r.target === "atelier" && r.connections === TARGETS.connections && r.logLevel === mainLevel);
+  return {
+    name: "artifact-read",
+    page: { slug: SLUG, markdownBytes: Buffer.byteLength(markdown), htmlBytes: html.length },
+    setup: {
+      database: db.kind,
+      nginx: nginxVersion(nginxBin),
+      wrk,
+      threads: opts.threads,
+      durationSeconds: opts.durationSeconds,
+      warmupSeconds: opts.warmupSeconds,
+      backgroundCpuPercent: background,
+    },
+    cases,
+    ratios,
+    targets: {
+      ...TARGETS,
+      ratio: main?.rpsRatio ?? null,
+      p99Ms: main?.p99Ms ?? null,
+      ratioMet: main !== undefined && main.rpsRatio >= TARGETS.minRatio,
+      p99Met: main !== undefined && main.p99Ms < TARGETS.maxP99Ms,
+    },
+    profile,
+  };
+}
+
+const LABELS: Record<Target, string> = { nginx: "nginx static file", "node-http": "node:http, bytes in memory", atelier: "GET /a/{slug}" };
+const labelOf = (x: { target: Target; logLevel: string | null }) => `${LABELS[x.target]}${x.logLevel ? ` (${x.logLevel})` : ""}`;
+const SERVER_CPU: Record<Target, string> = { nginx: "nginx", "node-http": "node-http", atelier: "server" };
+
+/** CPU time a process spent per request served, in µs. */
+function perRequest(c: CaseResult, k: string): string {
+  const pct = c.cpu?.[k];
+  return pct === undefined || c.rps === 0 ? "-" : String(Math.round((pct / 100 / c.rps) * 1e6));
+}
+
+export function formatArtifactRead(r: ArtifactReadResult): string {
+  const cpu = (c: CaseResult, k: string) => (c.cpu?.[k] === undefined ? "-" : `${Math.round(c.cpu[k] ?? 0)}`);
+  const rows = r.cases.map((c) => [
+    labelOf(c) + (c.noisy ? " *" : ""),
+    c.connections,
+    c.rps,
+    fixed(c.p50Ms),
+    fixed(c.p99Ms),
+    c.socketErrors + c.httpErrors,
+    c.bytesPerResponse,
+    cpu(c, SERVER_CPU[c.target]),
+    c.target === "atelier" ? cpu(c, "database") : "-",
+    cpu(c, "wrk"),
+    cpu(c, "other"),
+    perRequest(c, SERVER_CPU[c.target]),
+    c.target === "atelier" ? perRequest(c, "database") : "-",
+  ]);
+  const out = [
+    `artifact read: ${r.page.htmlBytes} bytes of HTML (from ${r.page.markdownBytes} bytes of Markdown); ` +
+      `wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up; database: ${r.setup.database}`,
+    table(["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% server", "CPU% db", "CPU% wrk", "CPU% other", "µs/req server", "µs/req db"], rows),
+    "",
+    table(
+      ["compared with nginx", "conns", "req/s ratio", "p99 ms", "nginx p99 ms"],
+      r.ratios.map((x) => [labelOf(x), x.connections, fixed(x.rpsRatio, 3), fixed(x.p99Ms), fixed(x.nginxP99Ms)]),
+    ),
+    "",
+    `targets at ${r.targets.connections} connections: req/s ≥ ${r.targets.minRatio * 100} % of nginx: ` +
+      `${r.targets.ratio === null ? "not measured" : `${fixed(r.targets.ratio * 100, 1)} % → ${r.targets.ratioMet ? "met" : "MISSED"}`}; ` +
+      `p99 < ${r.targets.maxP99Ms} ms: ${r.targets.p99Ms === null ? "not measured" : `${fixed(r.targets.p99Ms)} ms → ${r.targets.p99Met ? "met" : "MISSED"}`}`,
+    `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request served. server = the process (group) answering, db = the embedded database, ` +
+      `other = the rest of the machine (this runner, the kernel, other work; ${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
+      (r.cases.some((c) => c.noisy) ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.` : ""),
+  ];
+  if (r.profile) {
+    out.push("", `profiled run: ${r.profile.rps} req/s, p99 ${fixed(r.profile.p99Ms)} ms (slower than above: the profiler costs CPU); saved as ${r.profile.savedAs}`);
+    out.push(formatProfileSummary(r.profile));
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,44 @@
+// Everything a benchmark starts (processes, temp dirs, connections) registers how to undo
+// it here; the steps run last-in first-out on a normal end, on failure, and on Ctrl-C or
+// SIGTERM, so a run never leaves a server or a directory behind.
+type Step = { label: string; run: () => Promise<void> | void };
+
+const steps: Step[] = [];
+let running: Promise<void> | null = null;
+
+export function onCleanup(label: string, run: Step["run"]): void {
+  steps.push({ label, run });
+}
+
+export function cleanupAll(): Promise<void> {
+  running ??= (async () => {
+    while (steps.length > 0) {
+      const step = steps.pop();
+      if (!step) break;
+      try {
+        await step.run();
+      } catch (err) {
+        process.stderr.write(`[bench] cleanup of ${step.label} failed: ${String(err)}\n`);
+      }
+    }
+  })();
+  return running;
+}
+
+/** Runs `main`, then cleans up; a signal cleans up and exits 130/143 without waiting for `main`. */
+export async function runWithCleanup(main: () => Promise<void>): Promise<void> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\n[bench] ${signal}: stopping everything this run started…\n`);
+    void cleanupAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    await main();
+  } catch (err) {
+    process.exitCode = 1;
+    process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  } finally {
+    await cleanupAll();
+  }
+}

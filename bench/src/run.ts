@@ -1,0 +1,127 @@
+// `pnpm bench`: runs every benchmark (or those named with --only), prints a table per
+// benchmark and writes bench/results/<name>.json. Everything runs on loopback and stops by
+// itself; Ctrl-C stops whatever was started.
+//
+//   pnpm bench                          every benchmark with the defaults
+//   pnpm bench --profile                also profile the server under load (node --cpu-prof)
+//   pnpm bench --duration 5 --warmup 1  shorter cases
+//   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { arch, availableParallelism, constants, cpus, getPriority, platform, release, setPriority, totalmem } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
+import { artifactRead, formatArtifactRead } from "./artifact-read";
+import { runWithCleanup } from "./lib/cleanup";
+import { shareAutogroupPriority } from "./lib/service";
+
+const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== "--"),
+  options: {
+    only: { type: "string" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "1,50" },
+    threads: { type: "string", default: "1" },
+    "log-levels": { type: "string", default: "info,warn" },
+    profile: { type: "boolean", default: false },
+    "no-node-http": { type: "boolean", default: false },
+    "no-nice": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+function positiveInt(name: string, v: string | undefined): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, not "${v}"`);
+  return n;
+}
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+function gitCommit(): string | null {
+  try {
+    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: REPO_ROOT, encoding: "utf8" }).trim() !== "";
+    return dirty ? `${sha} (with uncommitted changes)` : sha;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every process of a run (database, servers, nginx, wrk) inherits this process's priority.
+ * Raised where allowed (root), so other work on a shared machine disturbs the figures less.
+ * With scheduler autogroups the session's group is raised too (the run's own sessions only).
+ */
+function raisePriority(): number {
+  if (!values["no-nice"]) {
+    try {
+      setPriority(constants.priority.PRIORITY_HIGH);
+      shareAutogroupPriority("self");
+    } catch {
+      // not allowed (not root): run at the normal priority
+    }
+  }
+  return getPriority();
+}
+
+function machine() {
+  return {
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    os: `${platform()} ${release()} ${arch()}`,
+    node: process.version,
+  };
+}
+
+const BENCHMARKS = {
+  "artifact-read": async () => {
+    const result = await artifactRead({
+      durationSeconds: positiveInt("duration", values.duration),
+      warmupSeconds: positiveInt("warmup", values.warmup),
+      connections: (values.connections ?? "1,50").split(",").map((c) => positiveInt("connections", c)),
+      threads: Math.max(1, positiveInt("threads", values.threads)),
+      logLevels: (values["log-levels"] ?? "info").split(",").filter(Boolean),
+      profile: values.profile ?? false,
+      nodeHttp: !(values["no-node-http"] ?? false),
+      resultsDir: RESULTS_DIR,
+      log,
+    });
+    return { result, text: formatArtifactRead(result) };
+  },
+} satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
+
+type BenchmarkName = keyof typeof BENCHMARKS;
+
+if (values.help) {
+  process.stdout.write(`${readUsage()}\nbenchmarks: ${Object.keys(BENCHMARKS).join(", ")}\n`);
+} else {
+  const nice = raisePriority();
+  log(`running at nice ${nice}${nice < 0 ? " (raised, so other work disturbs the figures less; --no-nice to keep it)" : ""}`);
+  await runWithCleanup(async () => {
+    const names = (values.only ? values.only.split(",") : Object.keys(BENCHMARKS)) as BenchmarkName[];
+    for (const name of names) {
+      if (!(name in BENCHMARKS)) throw new Error(`no benchmark "${name}"; there are: ${Object.keys(BENCHMARKS).join(", ")}`);
+    }
+    for (const name of names) {
+      const startedAt = new Date();
+      log(`${name}: starting`);
+      const { result, text } = await BENCHMARKS[name]();
+      process.stdout.write(`\n${text}\n\n`);
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      const file = path.join(RESULTS_DIR, `${name}.json`);
+      const record = { startedAt: startedAt.toISOString(), seconds: Math.round((Date.now() - startedAt.getTime()) / 1000), commit: gitCommit(), machine: machine(), nice, result };
+      writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+      log(`${name}: done in ${record.seconds} s; results in ${path.relative(REPO_ROOT, file)}`);
+    }
+  });
+}
+
+function readUsage(): string {
+  return `usage: pnpm bench [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] [--no-node-http] [--no-nice] [--profile]`;
+}
