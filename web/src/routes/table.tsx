@@ -15,6 +15,7 @@ import { useRows, useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
 import { describeError, isNotFound } from "../lib/errors";
 import { plural } from "../lib/format";
+import { useAnnouncer } from "../lib/use-announcer";
 import { type FilterState, type GridState, activeFilters, gridStateOf, searchOf, serverFilterOf, serverProblems } from "../lib/table-cells";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
@@ -31,7 +32,7 @@ export function TablePage({ user, params }: PublicPageProps) {
   const [adding, setAdding] = useState(search.get("add") === "1");
   const [history, setHistory] = useState<HistoryTarget | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
-  const [message, setMessage] = useState("");
+  const [message, announce] = useAnnouncer();
 
   const ws = workspace.data;
   const isMember = Boolean(user && ws?.role);
@@ -234,7 +235,7 @@ export function TablePage({ user, params }: PublicPageProps) {
         />
       )}
 
-      {rows.data ? (
+      {rows.data && (allRows.length > 0 || rows.hasNextPage) ? (
         <div className="load-more">
           <p className="muted grid-count">
             {filtered
@@ -269,7 +270,7 @@ export function TablePage({ user, params }: PublicPageProps) {
         target={deleting}
         directory={directory}
         onClose={() => setDeleting(null)}
-        announce={setMessage}
+        announce={announce}
       />
     </div>
   );

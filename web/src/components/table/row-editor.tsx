@@ -63,7 +63,13 @@ function focusColumn(container: HTMLElement | null, column: string | undefined) 
   const inputs = container?.querySelectorAll<HTMLElement>("[data-column]");
   if (!inputs || inputs.length === 0) return;
   const target = [...inputs].find((el) => el.dataset.column === column) ?? inputs[0];
-  target?.focus();
+  if (container?.classList.contains("row-form")) {
+    // The stacked form stays put at the left of the grid: only bring it into view vertically,
+    // rather than letting the focus scroll the grid sideways.
+    target?.focus({ preventScroll: true });
+    const r = target?.getBoundingClientRect();
+    if (r && (r.top < 64 || r.bottom > window.innerHeight)) window.scrollBy({ top: r.top - window.innerHeight / 3 });
+  } else target?.focus();
   if (target instanceof HTMLInputElement && target.type !== "checkbox" && target.type !== "date" && target.type !== "datetime-local") {
     target.select();
   }

@@ -13,6 +13,7 @@ import {
   rowText,
   typeLabel,
 } from "../../lib/table-cells";
+import { useAnnouncer } from "../../lib/use-announcer";
 import { NARROW, useMediaQuery } from "../../lib/use-media-query";
 import { ActorName } from "../actor-name";
 import { CopyButton } from "../copy-button";
@@ -77,7 +78,7 @@ export function TableGrid({
   const [editing, setEditing] = useState<Editing | null>(null);
   const [discarded, setDiscarded] = useState<Discarded | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [message, setMessage] = useState("");
+  const [message, announce] = useAnnouncer();
   const colSpan = columns.length + 2;
 
   const flash = (rowId: string) => {
@@ -199,7 +200,7 @@ export function TableGrid({
                 colSpan={colSpan}
                 directory={directory}
                 rowName="new row"
-                announce={setMessage}
+                announce={announce}
                 onCancel={onAddingDone}
                 onAdded={flash}
               />
@@ -257,7 +258,7 @@ export function TableGrid({
                     colSpan={colSpan}
                     directory={directory}
                     rowName={name}
-                    announce={setMessage}
+                    announce={announce}
                     row={editing.row}
                     latest={latestOf(row.row_id)}
                     initial={editing.initial}

@@ -206,6 +206,11 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
                         aria-invalid={errors.name ? true : undefined}
                         aria-describedby={errors.name ? `${id}-c${col.key}-ne` : undefined}
                       />
+                      {errors.name ? (
+                        <p id={`${id}-c${col.key}-ne`} className="field__message field__message--error">
+                          {errors.name}
+                        </p>
+                      ) : null}
                     </div>
                     <div className="field column-row__type">
                       <label className="field__label field__label--small" htmlFor={`${id}-c${col.key}-t`}>
@@ -243,11 +248,6 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
                       <span className="sr-only">Remove {label}</span>
                     </button>
                   </div>
-                  {errors.name ? (
-                    <p id={`${id}-c${col.key}-ne`} className="field__message field__message--error">
-                      {errors.name}
-                    </p>
-                  ) : null}
                   {col.type === "select" ? (
                     <div className="field column-row__options">
                       <label className="field__label field__label--small" htmlFor={`${id}-c${col.key}-o`}>

@@ -4,7 +4,7 @@ import { plural } from "../../lib/format";
 import { typeLabel } from "../../lib/table-cells";
 import { useTables } from "../table/use-table";
 
-/** The workspace's data tables, each a link to its grid; "New table" for those who can write. */
+/** The workspace's data tables, each a link to its grid ("New table" is in the header). */
 export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canWrite: boolean; onNewTable: () => void }) {
   const { query, tables } = useTables(slug);
 
@@ -48,14 +48,6 @@ export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canW
 
   return (
     <div className="pages-panel">
-      {canWrite ? (
-        <div className="panel-section__head tables-panel__head">
-          <p className="muted">{plural(tables.length, "table")}</p>
-          <button type="button" className="button button--small" onClick={onNewTable}>
-            <span aria-hidden="true">+</span> New table
-          </button>
-        </div>
-      ) : null}
       <ul className="page-list" aria-label="Tables">
         {tables.map((t) => (
           <li key={t.id} className="page-row">
