@@ -9,7 +9,7 @@ import { storeRevision } from "./pages";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 
-type SweepDeps = { database: Database; config: Pick<Config, "ANON_RETENTION_SECONDS" | "CLAIMED_TOKEN_TTL_SECONDS"> };
+type SweepDeps = { database: Database; config: Pick<Config, "ANON_RETENTION_SECONDS" | "CLAIMED_TOKEN_TTL_SECONDS" | "SWEEP_GRACE_SECONDS"> };
 
 export interface SweepReport {
   expired: number;
@@ -19,8 +19,6 @@ export interface SweepReport {
   cleared: number;
 }
 
-/** How long a write may take before its half-done state is treated as abandoned. */
-const GRACE_SECONDS = 60;
 
 const BATCH = 100;
 
@@ -91,7 +89,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
 
   // Content writes cut off between their steps: a page version without its revision, and
   // usage or row counters that a reservation moved but no write followed.
-  const settled = addSeconds(t, -GRACE_SECONDS);
+  // How long a write may take before its half-done state is treated as abandoned.
+  const settled = addSeconds(t, -deps.config.SWEEP_GRACE_SECONDS);
   for (const page of await database.c.pages.find({ revisionPending: true, updatedAt: { $lte: settled } }, { projection: { html: 0 } }).limit(BATCH).toArray()) {
     await storeRevision(database, page);
     report.repaired++;
