@@ -3,7 +3,7 @@
 // version it builds on). Public workspaces show it read-only to visitors; viewers read too.
 // Sort and filters live in the address, so a filtered view can be shared as a link.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "wouter";
 import { VisibilityBadge } from "../components/badges";
 import { PageError, PageLoading } from "../components/page-state";
@@ -33,6 +33,7 @@ export function TablePage({ user, params }: PublicPageProps) {
   const [history, setHistory] = useState<HistoryTarget | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [message, announce] = useAnnouncer();
+  const addButton = useRef<HTMLButtonElement>(null);
 
   const ws = workspace.data;
   const isMember = Boolean(user && ws?.role);
@@ -81,6 +82,8 @@ export function TablePage({ user, params }: PublicPageProps) {
   const allRows = rows.data?.pages.flatMap((p) => p.rows) ?? [];
   const active = activeFilters(table.columns, grid.filters);
   const filtered = active.length > 0;
+  // A row added while filtering starts with the filtered values, so it shows up here.
+  const newRowDefaults = Object.fromEntries(active.flatMap(([c, f]) => (f.eq ? [[c.name, f.eq]] : [])));
   const rowsProblem = rows.isError ? serverProblems(rows.error).find((p) => /^(filter|sort)/.test(p.path)) : undefined;
   const filterProblemText =
     Object.entries(filterProblems)
@@ -117,7 +120,7 @@ export function TablePage({ user, params }: PublicPageProps) {
         </div>
         {canWrite ? (
           <div className="page-header__actions">
-            <button type="button" className="button button--primary" onClick={() => setAdding(true)} disabled={adding}>
+            <button ref={addButton} type="button" className="button button--primary" onClick={() => setAdding(true)} disabled={adding}>
               <span aria-hidden="true">+</span> Add row
             </button>
           </div>
@@ -225,8 +228,14 @@ export function TablePage({ user, params }: PublicPageProps) {
           canWrite={canWrite}
           directory={directory}
           adding={adding}
-          onAddingDone={() => setAdding(false)}
+          onAddingDone={() => {
+            setAdding(false);
+            window.setTimeout(() => {
+              if (!document.activeElement || document.activeElement === document.body) addButton.current?.focus();
+            }, 0);
+          }}
           onStartAdding={() => setAdding(true)}
+          newRowDefaults={newRowDefaults}
           onHistory={(row, name) => setHistory({ rowId: row.row_id, name })}
           onDelete={(row, name) => setDeleting({ row, name })}
           busy={rows.isFetching && !rows.isFetchingNextPage}

@@ -442,13 +442,22 @@ export function RowEditor({
 // ---------------------------------------------------------------------------------------
 
 /** The new-row form at the top of the grid: stays open after adding, for the next one. */
-export function NewRowEditor({ onAdded, ...common }: Common & { onAdded: (rowId: string) => void }) {
+export function NewRowEditor({
+  onAdded,
+  defaults,
+  ...common
+}: Common & {
+  onAdded: (rowId: string) => void;
+  /** Values to start each new row with (the filters in force), so it shows where you are. */
+  defaults: RowInputs;
+}) {
   const { workspace, collection, columns, layout, colSpan, onCancel, announce } = common;
   const id = useId();
   const ids = useFieldIds(id);
   const rowRef = useRef<HTMLTableRowElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
-  const [inputs, setInputs] = useState<RowInputs>(() => emptyInputs(columns));
+  const fresh = () => ({ ...emptyInputs(columns), ...defaults });
+  const [inputs, setInputs] = useState<RowInputs>(fresh);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [other, setOther] = useState<string | null>(null);
   const [added, setAdded] = useState(0);
@@ -487,7 +496,7 @@ export function NewRowEditor({ onAdded, ...common }: Common & { onAdded: (rowId:
       {
         onSuccess: ({ row_ids }) => {
           void refresh();
-          setInputs(emptyInputs(columns));
+          setInputs(fresh());
           setAdded((n) => n + 1);
           announce("Row added. The form is ready for the next one.");
           if (row_ids[0]) onAdded(row_ids[0]);

@@ -1,11 +1,12 @@
 // The grid: a real <table> with a header per column (click to sort), typed cells, who last
 // changed each row and when, and per-row actions. One row is edited at a time, in place
 // (or in a stacked form on phones); new rows are added at the top.
-import { Fragment, type MouseEvent, useState } from "react";
+import { Fragment, type MouseEvent, useEffect, useRef, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import {
   type Column,
   type Row,
+  type RowInputs,
   type RowValues,
   type SortState,
   nextSort,
@@ -53,6 +54,7 @@ export function TableGrid({
   filtered,
   onClearFilters,
   onStartAdding,
+  newRowDefaults,
 }: {
   workspace: string;
   collection: string;
@@ -72,10 +74,29 @@ export function TableGrid({
   filtered: boolean;
   onClearFilters: () => void;
   onStartAdding: () => void;
+  newRowDefaults: RowInputs;
 }) {
   const narrow = useMediaQuery(NARROW);
   const layout = narrow ? "stacked" : "cells";
   const [editing, setEditing] = useState<Editing | null>(null);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+
+  const returnFocusTo = useRef<string | null>(null);
+
+  /** Editing ended: keyboard users go on from the row's Edit button, as before. */
+  const stopEditing = (rowId: string) => {
+    returnFocusTo.current = rowId;
+    setEditing(null);
+  };
+  useEffect(() => {
+    const rowId = returnFocusTo.current;
+    if (editing || !rowId) return;
+    returnFocusTo.current = null;
+    // Only when the focus went down with the editor; never away from where the person went.
+    if (document.activeElement && document.activeElement !== document.body) return;
+    bodyRef.current?.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(rowId)}"] [data-action="edit"]`)?.focus();
+  }, [editing]);
+
   const [discarded, setDiscarded] = useState<Discarded | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [message, announce] = useAnnouncer();
@@ -189,7 +210,7 @@ export function TableGrid({
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={bodyRef}>
             {adding && canWrite ? (
               <NewRowEditor
                 key="__new"
@@ -203,6 +224,7 @@ export function TableGrid({
                 announce={announce}
                 onCancel={onAddingDone}
                 onAdded={flash}
+                defaults={newRowDefaults}
               />
             ) : null}
             {shown.map((row, index) => {
@@ -210,6 +232,7 @@ export function TableGrid({
               const isEditing = editing?.row.row_id === row.row_id;
               const display = (
                 <tr
+                  data-row-id={row.row_id}
                   className={`grid-row ${saved === row.row_id ? "grid-row--saved" : ""} ${isEditing ? "grid-row--current" : ""}`}
                   onDoubleClick={canWrite && !editing ? onCellDoubleClick(row) : undefined}
                 >
@@ -231,6 +254,7 @@ export function TableGrid({
                     <div className="grid-actions__buttons">
                       {canWrite ? (
                         <IconButton
+                          action="edit"
                           icon="edit"
                           label={`Edit “${name}”`}
                           onClick={() => startEditing(row)}
@@ -263,13 +287,13 @@ export function TableGrid({
                     latest={latestOf(row.row_id)}
                     initial={editing.initial}
                     focus={editing.focus}
-                    onCancel={() => setEditing(null)}
+                    onCancel={() => stopEditing(row.row_id)}
                     onSaved={(rowId) => {
-                      setEditing(null);
+                      stopEditing(rowId);
                       flash(rowId);
                     }}
                     onTakeTheirs={(mine, base) => {
-                      setEditing(null);
+                      stopEditing(row.row_id);
                       setDiscarded({ row, name, mine, base });
                     }}
                   />
@@ -330,6 +354,7 @@ const ICONS = {
 } as const;
 
 function IconButton({
+  action,
   icon,
   label,
   onClick,
@@ -337,6 +362,7 @@ function IconButton({
   disabled = false,
   danger = false,
 }: {
+  action?: string;
   icon: keyof typeof ICONS;
   label: string;
   onClick: () => void;
@@ -345,7 +371,14 @@ function IconButton({
   danger?: boolean;
 }) {
   return (
-    <button type="button" className={`icon-button ${danger ? "icon-button--danger" : ""}`} onClick={onClick} disabled={disabled} title={title}>
+    <button
+      type="button"
+      data-action={action}
+      className={`icon-button ${danger ? "icon-button--danger" : ""}`}
+      onClick={onClick}
+      disabled={disabled}
+      title={title}
+    >
       <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
         <path d={ICONS[icon]} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
