@@ -10,7 +10,7 @@ import { createPage } from "@atelier/shared/domain/pages";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { newId } from "@atelier/shared/ids";
-import { configFor, serverEnv, startDatabase, startServer, type AtelierDb } from "./lib/atelier";
+import { configFor, ensureServerBuild, serverEnv, startDatabase, startServer, type AtelierDb, type ServerBuild } from "./lib/atelier";
 import { onCleanup } from "./lib/cleanup";
 import { backgroundCpu, waitForQuiet, type CpuTarget } from "./lib/cpu";
 import { formatProfileSummary, summarizeProfile, type ProfileSummary } from "./lib/cpuprofile";
@@ -40,6 +40,8 @@ export interface ArtifactReadOptions {
   threads: number;
   /** The first is the main measurement; later ones measure /a/{slug} again at that level. */
   logLevels: string[];
+  /** The production bundle (default) or the sources under tsx. */
+  serverBuild: ServerBuild;
   /** Also measure plain node:http serving the same bytes: the ceiling of one Node process. */
   nodeHttp: boolean;
   /** Also run /a/{slug} at the highest concurrency under `node --cpu-prof` and summarise it. */
@@ -62,6 +64,7 @@ export interface ArtifactReadResult {
   name: "artifact-read";
   page: { slug: string; markdownBytes: number; htmlBytes: number };
   setup: {
+    server: string;
     database: string;
     nginx: string;
     wrk: string;
@@ -117,6 +120,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   onCleanup("temp dir", () => rmSync(dir, { recursive: true, force: true }));
   log(`work dir ${dir}`);
 
+  if (opts.serverBuild === "dist") ensureServerBuild(log);
   const db = await startDatabase(dir, log);
   const markdown = readFileSync(FIXTURE, "utf8");
   const serverPort = await freePort();
@@ -124,7 +128,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const envFor = (logLevel: string) => serverEnv({ db, port: serverPort, dataDir: path.join(dir, "server-data"), logLevel });
   await seedPage(db.database, envFor(mainLevel), markdown);
 
-  let server = await startServer({ env: envFor(mainLevel), logFile: path.join(dir, `server-${mainLevel}.log`), name: `server (LOG_LEVEL=${mainLevel})` });
+  let server = await startServer({ env: envFor(mainLevel), logFile: path.join(dir, `server-${mainLevel}.log`), name: `server (LOG_LEVEL=${mainLevel})`, build: opts.serverBuild });
   const atelierUrl = `http://127.0.0.1:${serverPort}/a/${SLUG}`;
   const first = await fetch(atelierUrl);
   const html = Buffer.from(await first.arrayBuffer());
@@ -185,7 +189,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
 
   for (const level of opts.logLevels.slice(1)) {
     await server.stop();
-    server = await startServer({ env: envFor(level), logFile: path.join(dir, `server-${level}.log`), name: `server (LOG_LEVEL=${level})` });
+    server = await startServer({ env: envFor(level), logFile: path.join(dir, `server-${level}.log`), name: `server (LOG_LEVEL=${level})`, build: opts.serverBuild });
     for (const c of opts.connections) await measure("atelier", atelierUrl, c, level);
   }
 
@@ -198,6 +202,8 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       env: envFor(mainLevel),
       logFile: path.join(dir, "server-profiled.log"),
       name: "server (profiled)",
+      // From the sources: in the bundle every frame is in dist/main.js and packages cannot be told apart.
+      build: "tsx",
       nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`],
     });
     const common = { url: atelierUrl, connections: maxConnections, threads: opts.threads, workDir: dir };
@@ -235,6 +241,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
     name: "artifact-read",
     page: { slug: SLUG, markdownBytes: Buffer.byteLength(markdown), htmlBytes: html.length },
     setup: {
+      server: opts.serverBuild === "dist" ? "node --enable-source-maps server/dist/main.js" : "tsx server/src/main.ts",
       database: db.kind,
       nginx: nginxVersion(nginxBin),
       wrk,
@@ -285,7 +292,7 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
   ]);
   const out = [
     `artifact read: ${r.page.htmlBytes} bytes of HTML (from ${r.page.markdownBytes} bytes of Markdown); ` +
-      `wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up; database: ${r.setup.database}`,
+      `wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up; server: ${r.setup.server}; database: ${r.setup.database}`,
     table(["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% server", "CPU% db", "CPU% wrk", "CPU% other", "µs/req server", "µs/req db"], rows),
     "",
     table(
@@ -301,7 +308,11 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
       (r.cases.some((c) => c.noisy) ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.` : ""),
   ];
   if (r.profile) {
-    out.push("", `profiled run: ${r.profile.rps} req/s, p99 ${fixed(r.profile.p99Ms)} ms (slower than above: the profiler costs CPU); saved as ${r.profile.savedAs}`);
+    out.push(
+      "",
+      `profiled run (the same server from its sources under tsx, so that packages can be told apart): ${r.profile.rps} req/s, ` +
+        `p99 ${fixed(r.profile.p99Ms)} ms (the profiler costs CPU too); saved as ${r.profile.savedAs}`,
+    );
     out.push(formatProfileSummary(r.profile));
   }
   return out.join("\n");

@@ -5,6 +5,7 @@
 //   pnpm bench                          every benchmark with the defaults
 //   pnpm bench --profile                also profile the server under load (node --cpu-prof)
 //   pnpm bench --duration 5 --warmup 1  shorter cases
+//   pnpm bench --server tsx             the server from its sources under tsx, not the production bundle
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import { artifactRead, formatArtifactRead } from "./artifact-read";
+import type { ServerBuild } from "./lib/atelier";
 import { runWithCleanup } from "./lib/cleanup";
 import { shareAutogroupPriority } from "./lib/service";
 
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     profile: { type: "boolean", default: false },
     "no-node-http": { type: "boolean", default: false },
     "no-nice": { type: "boolean", default: false },
+    server: { type: "string", default: "dist" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -38,6 +41,11 @@ function positiveInt(name: string, v: string | undefined): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number, not "${v}"`);
   return n;
+}
+
+function serverBuild(v: string | undefined): ServerBuild {
+  if (v === "dist" || v === "tsx") return v;
+  throw new Error(`--server must be dist or tsx, not "${v}"`);
 }
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -89,6 +97,7 @@ const BENCHMARKS = {
       logLevels: (values["log-levels"] ?? "info").split(",").filter(Boolean),
       profile: values.profile ?? false,
       nodeHttp: !(values["no-node-http"] ?? false),
+      serverBuild: serverBuild(values.server),
       resultsDir: RESULTS_DIR,
       log,
     });
@@ -123,5 +132,5 @@ if (values.help) {
 }
 
 function readUsage(): string {
-  return `usage: pnpm bench [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] [--no-node-http] [--no-nice] [--profile]`;
+  return `usage: pnpm bench [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] [--server dist|tsx] [--no-node-http] [--no-nice] [--profile]`;
 }

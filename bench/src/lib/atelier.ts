@@ -2,7 +2,8 @@
 // seeded straight through the shared domain, and the real server process as production
 // runs it (NODE_ENV=production, its own process, its own log).
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadConfig, type Config } from "@atelier/shared/config";
 import { connectDatabase, type Database } from "@atelier/shared/db";
@@ -52,22 +53,50 @@ export function configFor(env: Record<string, string>): Config {
   return loadConfig(env);
 }
 
+/** How the server runs: `dist` is production's `node --enable-source-maps server/dist/main.js`; `tsx` runs the sources. */
+export type ServerBuild = "dist" | "tsx";
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
 /**
- * Starts `server/src/main.ts` under tsx, as `pnpm start` would, and waits for /healthz.
- * With `nodeFlags` (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept) it runs
- * `node FLAGS --import tsx src/main.ts` instead: the same loader in a single process.
+ * Makes sure server/dist/main.js is built from the current sources, running the same
+ * build as `pnpm build` (shared/src/devtools/build.ts) when it is missing or older.
+ */
+export function ensureServerBuild(log: (line: string) => void): void {
+  const bundle = path.join(REPO_ROOT, "server/dist/main.js");
+  const sources = Math.max(...["server/src", "shared/src"].map((d) => newestMtime(path.join(REPO_ROOT, d))));
+  if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return;
+  log("building server/dist/main.js from the current sources (shared/src/devtools/build.ts)…");
+  execFileSync(path.join(REPO_ROOT, "node_modules/.bin/tsx"), ["shared/src/devtools/build.ts"], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/**
+ * Starts the server and waits for /healthz: the production bundle as `pnpm start` runs it
+ * (`node --enable-source-maps server/dist/main.js`), or the sources under tsx.
+ * `nodeFlags` (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept) go to node.
  */
 export async function startServer(opts: {
   env: Record<string, string>;
   logFile: string;
   name: string;
+  build: ServerBuild;
   nodeFlags?: string[];
 }): Promise<Service> {
   mkdirSync(opts.env.DATA_DIR ?? ".", { recursive: true });
   const serverDir = path.join(REPO_ROOT, "server");
-  const [command, args] = opts.nodeFlags
-    ? [process.execPath, [...opts.nodeFlags, "--import", "tsx", "src/main.ts"]]
-    : [path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"]];
+  const flags = opts.nodeFlags ?? [];
+  const [command, args] =
+    opts.build === "dist"
+      ? [process.execPath, [...flags, "--enable-source-maps", "dist/main.js"]]
+      : flags.length > 0
+        ? [process.execPath, [...flags, "--import", "tsx", "src/main.ts"]]
+        : [path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"]];
   const service = startService({
     name: opts.name,
     command,

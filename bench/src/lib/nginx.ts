@@ -1,6 +1,6 @@
 // nginx serving one directory as static files on loopback: the baseline a rendered page is
 // compared with. Everything it writes (pid, logs, temp paths) stays in `dir`.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startService, waitUntilReady, type Service } from "./service";
@@ -17,13 +17,9 @@ export function findNginx(): string | null {
 }
 
 export function nginxVersion(bin: string): string {
-  try {
-    // `nginx -v` prints to stderr.
-    const r = execFileSync(bin, ["-v"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    return r.trim();
-  } catch (err) {
-    return String((err as { stderr?: unknown }).stderr ?? "").trim();
-  }
+  // `nginx -v` prints to stderr.
+  const r = spawnSync(bin, ["-v"], { encoding: "utf8" });
+  return `${r.stderr ?? ""}${r.stdout ?? ""}`.trim() || "nginx (version unknown)";
 }
 
 export function nginxConf(opts: { dir: string; root: string; port: number }): string {
