@@ -49,7 +49,7 @@ export function actorText(actor: ActorView, directory: Directory = EMPTY_DIRECTO
 export interface EventDescription {
   verb: string;
   /** What it happened to; a page that still exists is linked. */
-  target: { text: string; kind: "page" | "page-gone" | "person" | "agent" | "thing" } | null;
+  target: { text: string; kind: "page" | "page-gone" | "person" | "agent" | "table" | "thing" } | null;
   /** After the target: " as editor". */
   suffix: string;
 }
@@ -94,12 +94,20 @@ export function describeEvent(event: Pick<ActivityEvent, "type" | "target">, dir
       };
     case "collection.created":
       return { verb: "created the collection", target: { text: target.label, kind: "thing" }, suffix: "" };
-    case "rows.inserted":
-      return { verb: "added rows to", target: { text: target.label, kind: "thing" }, suffix: "" };
+    case "rows.inserted": {
+      // The label is "<table slug> (+<count>)".
+      const m = /^(.*) \(\+(\d+)\)$/.exec(target.label);
+      const count = m ? Number(m[2]) : null;
+      return {
+        verb: count === null ? "added rows to" : `added ${count} ${count === 1 ? "row" : "rows"} to`,
+        target: { text: m?.[1] ?? target.label, kind: "table" },
+        suffix: "",
+      };
+    }
     case "row.updated":
-      return { verb: "updated a row in", target: { text: target.label, kind: "thing" }, suffix: "" };
+      return { verb: "updated a row in", target: { text: target.label, kind: "table" }, suffix: "" };
     case "row.deleted":
-      return { verb: "deleted a row in", target: { text: target.label, kind: "thing" }, suffix: "" };
+      return { verb: "deleted a row in", target: { text: target.label, kind: "table" }, suffix: "" };
     default: {
       // A kind of event this app doesn't know yet still reads sensibly: "page.archived" → "archived".
       const action = type.split(".")[1] ?? type;

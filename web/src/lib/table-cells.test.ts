@@ -1,5 +1,6 @@
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
+import { describeEvent } from "./actors";
 import { draftOf, isEmptyUpdate, keepMine, storedAsDraft, tablesOf, tablesText, updateInputFor, type EditablePage } from "./draft";
 import {
   type Column,
@@ -254,5 +255,14 @@ describe("tables on a page", () => {
     const current = draftOf(page);
     const restored = storedAsDraft({ title: "T", summary: "", body: "b", tables: null, baseVersion: 1, savedAt: "" }, current);
     expect(restored.tables).toBe(current.tables);
+  });
+});
+
+describe("table events in the activity", () => {
+  it("names the table and how many rows were added", () => {
+    const at = (type: string, label: string) => describeEvent({ type, target: { kind: "collection", id: "col_1", label } });
+    expect(at("rows.inserted", "reading-list (+5)")).toEqual({ verb: "added 5 rows to", target: { text: "reading-list", kind: "table" }, suffix: "" });
+    expect(at("rows.inserted", "tasks (+1)").verb).toBe("added 1 row to");
+    expect(at("row.updated", "tasks").target).toEqual({ text: "tasks", kind: "table" });
   });
 });

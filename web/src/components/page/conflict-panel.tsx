@@ -102,30 +102,32 @@ export function ConflictPanel({
         </dl>
       ) : null}
 
-      <div className="conflict__columns">
-        <div className="conflict__side">
-          <div className="conflict__side-head">
-            <h3 className="conflict__side-title">
-              Your text <span className="muted">(not saved)</span>
-            </h3>
-            <CopyButton text={mine.body} label="Copy your text" />
+      {iChanged.includes("body") || theyChanged.includes("body") ? (
+        <div className="conflict__columns">
+          <div className="conflict__side">
+            <div className="conflict__side-head">
+              <h3 className="conflict__side-title">
+                Your text <span className="muted">(not saved)</span>
+              </h3>
+              <CopyButton text={mine.body} label="Copy your text" />
+            </div>
+            <DiffView lines={diff.mine} label="Your text" tone="mine" />
+            <p className="conflict__count">
+              {diff.compared ? `${plural(changedCount(diff.mine), "line")} not in theirs` : "Too long to compare line by line"}
+            </p>
           </div>
-          <DiffView lines={diff.mine} label="Your text" tone="mine" />
-          <p className="conflict__count">
-            {diff.compared ? `${plural(changedCount(diff.mine), "line")} not in theirs` : "Too long to compare line by line"}
-          </p>
-        </div>
-        <div className="conflict__side">
-          <div className="conflict__side-head">
-            <h3 className="conflict__side-title">Version {theirs.version}</h3>
-            <CopyButton text={theirDraft.body} label={`Copy the text of version ${theirs.version}`} />
+          <div className="conflict__side">
+            <div className="conflict__side-head">
+              <h3 className="conflict__side-title">Version {theirs.version}</h3>
+              <CopyButton text={theirDraft.body} label={`Copy the text of version ${theirs.version}`} />
+            </div>
+            <DiffView lines={diff.theirs} label={`Text of version ${theirs.version}`} tone="theirs" />
+            <p className="conflict__count">
+              {diff.compared ? `${plural(changedCount(diff.theirs), "line")} not in yours` : ""}
+            </p>
           </div>
-          <DiffView lines={diff.theirs} label={`Text of version ${theirs.version}`} tone="theirs" />
-          <p className="conflict__count">
-            {diff.compared ? `${plural(changedCount(diff.theirs), "line")} not in yours` : ""}
-          </p>
         </div>
-      </div>
+      ) : null}
 
       <p className="field__error" role="alert">
         {error}

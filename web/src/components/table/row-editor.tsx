@@ -12,6 +12,7 @@ import {
   type RowValues,
   cellText,
   emptyInputs,
+  inputOf,
   inputsOf,
   newRowValues,
   parseInput,
@@ -73,6 +74,16 @@ function focusColumn(container: HTMLElement | null, column: string | undefined) 
   if (target instanceof HTMLInputElement && target.type !== "checkbox" && target.type !== "date" && target.type !== "datetime-local") {
     target.select();
   }
+}
+
+/** Leaving the page (closing the tab, reloading) asks first while there are unsaved values. */
+function useWarnBeforeLeaving(dirty: boolean) {
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", beforeUnload);
+    return () => window.removeEventListener("beforeunload", beforeUnload);
+  }, [dirty]);
 }
 
 /** The problem under an input, and the ids that point at it. */
@@ -187,6 +198,7 @@ export function RowEditor({
   const patch = usePatchRows(workspace, collection);
   const fetchNewest = useFetchNewest(workspace, collection);
   const saving = update.isPending || insert.isPending;
+  useWarnBeforeLeaving(conflict !== null || columns.some((c) => (inputs[c.name] ?? "") !== inputOf(c, base.values[c.name])));
 
   useEffect(() => {
     focusColumn(layout === "cells" ? rowRef.current : panelRef.current, focus);
@@ -464,6 +476,7 @@ export function NewRowEditor({
   const insert = useInsertRows();
   const refresh = useRefreshTable(workspace, collection);
   const container = () => (layout === "cells" ? rowRef.current : panelRef.current);
+  useWarnBeforeLeaving(columns.some((c) => (inputs[c.name] ?? "") !== (fresh()[c.name] ?? "")));
 
   useEffect(() => {
     focusColumn(container(), undefined);

@@ -24,6 +24,10 @@ function EventText({ event, slug, directory }: { event: ActivityEvent; slug: str
         <Link href={`/buckets/${slug}/${target.text}`} className="mono">
           {target.text}
         </Link>
+      ) : target.kind === "table" ? (
+        <Link href={`/buckets/${slug}/tables/${target.text}`} className="mono">
+          {target.text}
+        </Link>
       ) : (
         <strong className={target.kind === "page-gone" ? "mono" : undefined}>{target.text}</strong>
       )}
