@@ -31,6 +31,8 @@ describe("tables in the app and on the public surface", () => {
     expect(html.indexOf("<td>2</td>")).toBeLessThan(html.indexOf("<td>1</td>"));
     const rows = await trpcData<{ rows: { values: Record<string, unknown> }[] }>(await visitor.query("rows.list", { workspace: ws, collection: "results" }));
     expect(rows.rows.map((r) => r.values.run)).toEqual([1, 2]);
+    // tRPC's infinite queries add `direction` to the input.
+    expect((await visitor.query("rows.list", { workspace: ws, collection: "results", direction: "forward", limit: 1 })).status).toBe(200);
     // A visitor cannot write.
     expect((await visitor.mutation("rows.insert", { workspace: ws, collection: "results", rows: [{ run: 3 }] })).status).toBe(401);
   });

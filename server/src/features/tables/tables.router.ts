@@ -48,10 +48,12 @@ const RevisionSchema = z.object({
 
 export const rowsRouter = router({
   list: publicProcedure
-    .input(ListRowsInputSchema.extend({ workspace: SlugSchema }))
+    // `direction` is what tRPC's infinite queries add to the input; paging is forward only.
+    .input(ListRowsInputSchema.extend({ workspace: SlugSchema, direction: z.enum(["forward", "backward"]).optional() }))
     .output(z.object({ table: TableViewSchema, rows: z.array(RowViewSchema), next_cursor: z.string().nullable() }))
     .query(async ({ ctx, input }) => {
-      const { table, rows, nextCursor, insider } = await listRows(ctx.database, ctx.principal, input);
+      const { direction: _direction, ...query } = input;
+      const { table, rows, nextCursor, insider } = await listRows(ctx.database, ctx.principal, query);
       return { table: tableView(table), rows: rows.map((r) => rowView(r, insider)), next_cursor: nextCursor };
     }),
   insert: protectedProcedure
