@@ -27,12 +27,17 @@ export function cleanupAll(): Promise<void> {
 
 /** Runs `main`, then cleans up; a signal cleans up and exits 130/143 without waiting for `main`. */
 export async function runWithCleanup(main: () => Promise<void>): Promise<void> {
+  let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    // Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and people
+    // press it again: the handler stays installed so a repeat cannot cut the cleanup short.
+    if (stopping) return;
+    stopping = true;
     process.stderr.write(`\n[bench] ${signal}: stopping everything this run started…\n`);
     void cleanupAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
     await main();
   } catch (err) {
