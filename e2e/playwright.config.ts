@@ -31,5 +31,8 @@ export default defineConfig({
   projects: [
     { name: "journeys", testDir: "tests/journeys" },
     { name: "reliability", testDir: "tests/reliability" },
+    // Once everything else has run (and the fault tests have passed): nothing half-written
+    // is left anywhere after the sweeper's grace.
+    { name: "after-faults", testDir: "tests/after-faults", dependencies: ["reliability"] },
   ],
 });

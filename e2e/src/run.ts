@@ -25,6 +25,13 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const NGINX = process.env.NGINX_PATH ?? (existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx");
 /** Low on purpose: the rate-limit test proves the cap is shared by both server processes. */
 const ANON_REG_PER_IP_PER_DAY = 4;
+/**
+ * Short on purpose: the lifecycle sweeper (in every server process) finishes content writes a
+ * fault cut off between their steps once they are SWEEP_GRACE_SECONDS old, and the tests wait
+ * for it instead of for the production minute.
+ */
+const SWEEP_INTERVAL_SECONDS = 2;
+const SWEEP_GRACE_SECONDS = 3;
 
 const log = (line: string) => process.stdout.write(`\x1b[1m[e2e]\x1b[0m ${line}\n`);
 const started = Date.now();
@@ -137,6 +144,8 @@ async function main(): Promise<number> {
     SMTP_URL: mail.url,
     ANONYMOUS_REGISTRATION_ENABLED: "true",
     ANON_REG_PER_IP_PER_DAY: String(ANON_REG_PER_IP_PER_DAY),
+    SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_SECONDS),
+    SWEEP_GRACE_SECONDS: String(SWEEP_GRACE_SECONDS),
     DATA_DIR: path.join(tmp, "data"),
     LOG_LEVEL: "info",
   };
@@ -218,6 +227,8 @@ async function main(): Promise<number> {
     E2E_SERVER_URLS: `http://127.0.0.1:${s1},http://127.0.0.1:${s2}`,
     E2E_SIDECAR_URLS: `http://127.0.0.1:${m1},http://127.0.0.1:${m2}`,
     E2E_ANON_REG_PER_IP_PER_DAY: String(ANON_REG_PER_IP_PER_DAY),
+    E2E_SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_SECONDS),
+    E2E_SWEEP_GRACE_SECONDS: String(SWEEP_GRACE_SECONDS),
     E2E_ARTIFACTS_DIR: ARTIFACTS,
     E2E_NGINX_ACCESS_LOG: conf.accessLog,
     CHROMIUM_PATH: CHROMIUM,

@@ -15,6 +15,9 @@ export const stack = {
   serverUrls: need("E2E_SERVER_URLS").split(","),
   sidecarUrls: need("E2E_SIDECAR_URLS").split(","),
   anonRegPerIpPerDay: Number(need("E2E_ANON_REG_PER_IP_PER_DAY")),
+  /** The servers' SWEEP_INTERVAL_SECONDS and SWEEP_GRACE_SECONDS, shortened for the run. */
+  sweepIntervalSeconds: Number(need("E2E_SWEEP_INTERVAL_SECONDS")),
+  sweepGraceSeconds: Number(need("E2E_SWEEP_GRACE_SECONDS")),
   artifactsDir: need("E2E_ARTIFACTS_DIR"),
   nginxAccessLog: need("E2E_NGINX_ACCESS_LOG"),
 };
