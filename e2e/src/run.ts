@@ -258,7 +258,9 @@ async function main(): Promise<number> {
     docsFile: writeDocs ? path.join(REPO_ROOT, "docs/reliability.md") : null,
   });
   log(`reliability figures: ${path.relative(REPO_ROOT, report)}${writeDocs ? " (and docs/reliability.md)" : ""}`);
-  log(`screenshots of each journey's last screen (*.png), process logs and reports: ${path.relative(REPO_ROOT, ARTIFACTS)}/`);
+  const screens = path.join(ARTIFACTS, "screens");
+  if (existsSync(screens)) log(`screenshots of the app's main screens at desktop (1280×800) and phone (375×812) width: ${screens}/`);
+  log(`each journey's last screen (*.png), process logs and reports: ${path.relative(REPO_ROOT, ARTIFACTS)}/`);
   if (crashes.length > 0) {
     for (const c of crashes) {
       log(`CRASH: ${c.name} exited by itself (code ${c.code ?? "-"}, signal ${c.signal ?? "-"}) at ${c.at}; its log:`);
