@@ -9,7 +9,7 @@
 //   pnpm test:e2e tests/journeys -g owner  anything else goes to `playwright test`
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
@@ -110,6 +110,12 @@ async function main(): Promise<number> {
   for (const f of ["web/dist/index.html", "server/dist/main.js", "mcp-sidecar/dist/main.js"]) {
     if (!existsSync(path.join(REPO_ROOT, f))) throw new Error(`${f} is missing: run without --skip-build`);
   }
+  // The stack runs a copy of the build taken now, so that another `pnpm build` in the working
+  // tree during the run cannot change what is under test (a vite build empties web/dist), nor
+  // what a process restarted by a fault test loads. It is also deploy/README.md's promise:
+  // the dist folders are all a machine needs.
+  const build = path.join(tmp, "build");
+  for (const pkg of ["web", "server", "mcp-sidecar"]) cpSync(path.join(REPO_ROOT, pkg, "dist"), path.join(build, pkg), { recursive: true });
 
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(path.join(ARTIFACTS, "reliability"), { recursive: true });
@@ -155,15 +161,15 @@ async function main(): Promise<number> {
       {
         name,
         command: node,
-        args: ["--enable-source-maps", `${pkg}/dist/main.js`],
-        cwd: REPO_ROOT,
+        args: ["--enable-source-maps", path.join(build, pkg, "main.js")],
+        cwd: build,
         env: { ...common, ...env },
         logFile: path.join(logs, `${name}.log`),
         healthUrl: `http://127.0.0.1:${port}/healthz`,
       },
       (c) => crashes.push(c),
     );
-  const webDist = path.join(REPO_ROOT, "web/dist");
+  const webDist = path.join(build, "web");
   for (const p of [
     app("server-1", "server", { SERVER_PORT: String(s1), WEB_DIST_DIR: webDist }, s1),
     app("server-2", "server", { SERVER_PORT: String(s2), WEB_DIST_DIR: webDist }, s2),
