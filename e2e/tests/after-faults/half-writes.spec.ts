@@ -18,7 +18,7 @@ test("nothing is left half-written anywhere once the sweeper has run", async () 
     5,
     "Half-done writes after all the tests",
     [
-      `The servers ran with SWEEP_INTERVAL_SECONDS=${stack.sweepIntervalSeconds} and SWEEP_GRACE_SECONDS=${stack.sweepGraceSeconds} (production defaults: 60 and 60). After every other test, the whole database was checked: ${checked.workspaces} workspaces, ${checked.pages} pages, ${checked.tables} tables with ${checked.rows} rows.`,
+      `The servers ran with SWEEP_INTERVAL_SECONDS=${stack.sweepIntervalSeconds} and SWEEP_GRACE_SECONDS=${stack.sweepGraceSeconds} (production defaults: 60 and 60). After every other test, the whole database was checked: ${checked.workspaces} workspaces, ${checked.pages} pages, ${checked.tables} table${checked.tables === 1 ? "" : "s"} with ${checked.rows} rows.`,
       "",
       `- at the first look: ${describeHalfWritten(first)}`,
       `- ${isWhole(first) ? "" : `after waiting ${(waitedMs / 1000).toFixed(1)} s for the sweeper: `}pages marked revisionPending: **${last.revisionPending.length}**; pages without the revision of their current version: **${last.missingRevision.length}**; workspaces whose usage differs from a recount: **${last.usage.length}**; tables whose rowCount differs from their rows: **${last.rowCount.length}**`,
