@@ -11,8 +11,11 @@ import { countAll, withDb } from "../support/db";
 import { table, writeSection } from "../support/report";
 import { stack } from "../support/stack";
 
-/** "4xx": must be refused. "safe": a read that may answer 200/3xx/404, but never 5xx. "mcp": 4xx, or 200 carrying an error. */
-type Expect = "4xx" | "safe" | "mcp";
+/**
+ * "4xx": must be refused. "safe": a read that may answer 200/3xx/404, but never 5xx. "mcp":
+ * 4xx, or 200 carrying an error. A number: exactly that status.
+ */
+type Expect = "4xx" | "safe" | "mcp" | number;
 
 interface Case {
   route: string;
@@ -233,6 +236,13 @@ test("bad input on every public route answers 4xx, never 5xx, and writes nothing
     cases.push({ route: "GET discovery", what: `/auth.md?${w.slice(0, 16)}`, expect: "safe", run: get(`/auth.md?x=${w}`) });
     cases.push({ route: "GET discovery", what: `/docs/connect/agents/${w.slice(0, 16)}`, expect: "safe", run: get(`/docs/connect/agents/${w}`) });
   }
+  // The SPA's static files: a missing asset (a stale chunk after a deploy) is a 404, a range
+  // past the end a 416, never taken for a bad JSON body.
+  const asset = /\/app\/assets\/[\w.-]+\.js/.exec(await (await fetch(`${base}/app/`)).text())?.[0];
+  if (!asset) throw new Error("no script asset in /app/");
+  cases.push({ route: "GET /app/assets/*", what: "an asset that does not exist", expect: 404, run: get("/app/assets/index-doesnotexist.js") });
+  cases.push({ route: "GET /app/assets/*", what: "an asset path with traversal", expect: "4xx", run: get("/app/assets/..%2f..%2findex.html") });
+  cases.push({ route: "GET /app/assets/*", what: "a range past the end of an asset", expect: 416, run: get(asset, { range: "bytes=99999999-" }) });
   cases.push({ route: "GET /healthz", what: "with a query and odd headers", expect: "safe", run: get("/healthz?%FF=%00", { "x-forwarded-for": "\u00ff", "x-forwarded-proto": "gopher" }) });
 
   // What no HTTP client library would send: straight onto the socket.
@@ -272,6 +282,7 @@ test("bad input on every public route answers 4xx, never 5xx, and writes nothing
         let ok: boolean;
         let note = "";
         if (c.what === "Transfer-Encoding obfuscated" && status === 501) ok = true; // nginx, per RFC 9112 §6.1
+        else if (typeof c.expect === "number") ok = status === c.expect;
         else if (c.expect === "4xx") ok = status >= 400 && status < 500;
         else if (c.expect === "safe") ok = status < 500 && !/injected=1/i.test(location ?? "");
         else if (status >= 400 && status < 500) ok = true;
