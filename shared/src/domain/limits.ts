@@ -30,6 +30,14 @@ export async function reserveUsage(database: Database, caps: Caps, ws: Pick<Work
   throw new AppError("limit_exceeded", `An unclaimed sandbox holds at most ${caps.ANON_MAX_BYTES} bytes of content. Make room, or have a person claim the sandbox.`);
 }
 
+/**
+ * Marks the usage counters as about to change, before a delete whose release follows it:
+ * should the process stop in between, the sweeper recounts them.
+ */
+export async function markUsageChanging(database: Database, wsId: string): Promise<void> {
+  await database.c.workspaces.updateOne({ _id: wsId }, { $set: { usageDirtyAt: now() } });
+}
+
 /** Gives back what a failed or undone write had reserved. */
 export async function releaseUsage(database: Database, wsId: string, delta: UsageDelta): Promise<void> {
   await database.c.workspaces.updateOne({ _id: wsId }, { $inc: { "usage.pages": -delta.pages, "usage.bytes": -delta.bytes }, $set: { usageDirtyAt: now() } });

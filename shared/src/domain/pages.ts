@@ -8,7 +8,7 @@ import { actorForReader, actorOf, assertCan, can, isInsider, type Principal } fr
 import { now } from "./clock";
 import type { DomainDeps } from "./deps";
 import { recordEvent } from "./events";
-import { releaseUsage, reserveUsage } from "./limits";
+import { markUsageChanging, releaseUsage, reserveUsage } from "./limits";
 import { etagOf, renderPage } from "./render";
 import { parseTableViewSpec, renderTableView, type TableViewSpec } from "./tables";
 import { DEFAULT_COLLECTION_SLUG, ensureDefaultCollection, resolveWorkspaceForWrite } from "./workspaces";
@@ -296,6 +296,7 @@ export async function deletePage(deps: PageDeps, principal: Principal, slug: str
   const { database } = deps;
   const { page, workspace: ws } = await getReadablePage(database, principal, { slug });
   assertCan(principal, ws, "write", "page");
+  await markUsageChanging(database, ws._id);
   const r = await database.c.pages.deleteOne({ _id: page._id });
   if (r.deletedCount !== 1) throw new AppError("not_found", "No such page.");
   await releaseUsage(database, ws._id, { pages: 1, bytes: page.bytes });

@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testConfig, testDatabase, type TestDatabase } from "../testing/index";
 import { advanceClock, resetClock } from "./clock";
+import { markUsageChanging } from "./limits";
 import { createPage } from "./pages";
 import { sweepOnce } from "./sweeper";
 import { createCollection, insertRows } from "./tables";
@@ -52,5 +53,20 @@ describe("repairs after an interrupted write", () => {
     expect(ws?.usage.pages).toBe(1);
     expect(ws?.usageDirtyAt).toBeNull();
     expect((await database.c.collections.findOne({ workspaceId: wsId, slug: "nums" }))?.rowCount).toBe(2);
+  });
+});
+
+describe("repairs after an interrupted delete", () => {
+  it("recounts when a delete stopped between removing the page and releasing its usage", async () => {
+    const user = await findOrCreateConfirmedUser(database, "deleter@example.com");
+    const { page } = await createPage({ database, config }, { kind: "user", user }, { slug: "to-go", title: "t", body_markdown: "bye" });
+    const wsId = user.defaultWorkspaceId ?? "";
+    // deletePage marks the counters, then removes the page; a stop right after that:
+    await markUsageChanging(database, wsId);
+    await database.c.pages.deleteOne({ _id: page._id });
+    expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage.pages).toBe(1);
+    advanceClock(61);
+    await sweepOnce({ database, config });
+    expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage).toEqual({ pages: 0, bytes: 0 });
   });
 });

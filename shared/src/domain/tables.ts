@@ -8,7 +8,7 @@ import { actorForReader, actorOf, assertCan, isInsider, type Principal } from ".
 import { now } from "./clock";
 import type { DomainDeps } from "./deps";
 import { recordEvent } from "./events";
-import { releaseUsage, reserveUsage } from "./limits";
+import { markUsageChanging, releaseUsage, reserveUsage } from "./limits";
 import { escapeHtml } from "./render";
 import { rerenderPage } from "./pages";
 import { resolveWorkspaceForWrite } from "./workspaces";
@@ -266,6 +266,9 @@ export async function deleteRow(
   if (input.expectedVersion !== undefined) filter.version = input.expectedVersion;
   const row = await database.c.rows.findOne(filter);
   if (!row) throw new AppError(input.expectedVersion === undefined ? "not_found" : "version_conflict", input.expectedVersion === undefined ? "No such row." : "The row changed or is gone; read it again.");
+  // Counters first marked, so a stop between the delete and their update is recounted.
+  await database.c.collections.updateOne({ _id: table._id }, { $set: { countDirtyAt: now() } });
+  await markUsageChanging(database, ws._id);
   const r = await database.c.rows.deleteOne({ _id: row._id, version: row.version });
   if (r.deletedCount !== 1) throw new AppError("version_conflict", "Someone changed the row at the same moment; read it again.");
   await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -1 }, $set: { countDirtyAt: now() } });
