@@ -4,6 +4,7 @@ import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { createUserToken } from "@atelier/shared/domain/tokens";
 import type { Server } from "node:http";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
+import { keepAliveLongerThanPeers } from "@atelier/shared/process";
 import { capturingLogger, testConfig, testDatabase, type TestDatabase } from "@atelier/shared/testing";
 import type { Config } from "@atelier/shared/config";
 import type { Scope, UserDoc } from "@atelier/shared/db";
@@ -28,7 +29,7 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
   const config = testConfig({ BASE_URL: url, ...env });
   const app = createSidecarApp({ config, database, logger });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(port, "127.0.0.1", () => resolve(s));
+    const s = app.listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
   });
   return {
     url,

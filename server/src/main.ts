@@ -3,7 +3,7 @@ import { loadConfigOrExit } from "@atelier/shared/config";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
 import { createLogger } from "@atelier/shared/logger";
-import { shutdownOnSignals } from "@atelier/shared/process";
+import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
 import { createApp } from "./app";
 
 const config = loadConfigOrExit();
@@ -15,6 +15,7 @@ const server = createApp({ config, database, logger, mailer }).listen(config.SER
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
 const sweeper = startSweeper({ database, config }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
+keepAliveLongerThanPeers(server);
 shutdownOnSignals({
   server,
   logger,

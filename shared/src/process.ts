@@ -3,6 +3,17 @@
 import type { Server } from "node:http";
 import type { Logger } from "./logger";
 
+/**
+ * Idle keep-alive connections are closed by the client or proxy, never by us first: a server
+ * that closes an idle socket just as the peer reuses it turns that request into a reset
+ * (nginx keeps upstream connections 4 s, Node's fetch 4 s; Node's own default is 5 s).
+ */
+export function keepAliveLongerThanPeers(server: Server): Server {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
+}
+
 export interface ServeOptions {
   server: Server;
   logger: Logger;

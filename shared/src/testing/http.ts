@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { keepAliveLongerThanPeers } from "../process";
 
 /** Listens on a free loopback port; returns the base URL and a close function. */
 export async function listen(app: { listen: (port: number, host: string, cb: () => void) => Server }): Promise<{
@@ -9,6 +10,7 @@ export async function listen(app: { listen: (port: number, host: string, cb: () 
 }> {
   return new Promise((resolve) => {
     const server = app.listen(0, "127.0.0.1", () => {
+      keepAliveLongerThanPeers(server);
       const { port } = server.address() as AddressInfo;
       resolve({
         url: `http://127.0.0.1:${port}`,
