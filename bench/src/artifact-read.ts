@@ -1,8 +1,8 @@
 // Issue 4: the artifact read benchmark. One rendered public page is served by the real
 // server through GET /a/{slug} and, in the same run, the identical bytes as a static file
 // by nginx on loopback; wrk measures both, back to back, at each concurrency.
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database, UserDoc } from "@atelier/shared/db";
@@ -11,7 +11,7 @@ import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { newId } from "@atelier/shared/ids";
 import { configFor, ensureServerBuild, serverEnv, startDatabase, startServer, type AtelierDb, type ServerBuild } from "./lib/atelier";
-import { onCleanup } from "./lib/cleanup";
+import { makeWorkDir } from "./lib/cleanup";
 import { backgroundCpu, waitForQuiet, type CpuTarget } from "./lib/cpu";
 import { formatProfileSummary, summarizeProfile, type ProfileSummary } from "./lib/cpuprofile";
 import { fixed, table } from "./lib/format";
@@ -114,10 +114,9 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
     log(`warning: the machine is already busy (${Math.round(background)} % of one core before the run); the figures will be low and noisy`);
   }
 
-  const dir = mkdtempSync(path.join(tmpdir(), "atelier-bench-"));
+  const dir = makeWorkDir(log);
   // mkdtemp makes it 0700; nginx's worker (an unprivileged user when started as root) must enter it.
   chmodSync(dir, 0o755);
-  onCleanup("temp dir", () => rmSync(dir, { recursive: true, force: true }));
   log(`work dir ${dir}`);
 
   if (opts.serverBuild === "dist") ensureServerBuild(log);

@@ -1,11 +1,14 @@
-// `pnpm bench`: runs every benchmark (or those named with --only), prints a table per
-// benchmark and writes bench/results/<name>.json. Everything runs on loopback and stops by
-// itself; Ctrl-C stops whatever was started.
+// `pnpm bench`: runs every benchmark (or those named, e.g. `pnpm bench mcp rows`, or with
+// --only), prints a table per benchmark and writes bench/results/<name>.json. Everything
+// runs on loopback and stops by itself; Ctrl-C stops whatever was started.
 //
 //   pnpm bench                          every benchmark with the defaults
-//   pnpm bench --profile                also profile the server under load (node --cpu-prof)
+//   pnpm bench mcp                      one benchmark: artifact-read, mcp or rows
+//   pnpm bench --profile                also profile the server / sidecar under load (node --cpu-prof)
 //   pnpm bench --duration 5 --warmup 1  shorter cases
 //   pnpm bench --server tsx             the server from its sources under tsx, not the production bundle
+//   pnpm bench mcp --rounds 3           measure the MCP targets side by side three times (ratios per round)
+//   pnpm bench rows --rows 2000         a smaller table
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -17,13 +20,19 @@ import { artifactRead, formatArtifactRead } from "./artifact-read";
 import type { ServerBuild } from "./lib/atelier";
 import { runWithCleanup } from "./lib/cleanup";
 import { shareAutogroupPriority } from "./lib/service";
+import { formatMcp, mcpBench } from "./mcp";
+import { formatRows, rowsBench } from "./rows";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "--"),
+  allowPositionals: true,
   options: {
     only: { type: "string" },
+    rounds: { type: "string", default: "1" },
+    rows: { type: "string", default: "10000" },
+    "max-duration": { type: "string", default: "150" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "1,50" },
@@ -43,10 +52,17 @@ function positiveInt(name: string, v: string | undefined): number {
   return n;
 }
 
+const connections = () => (values.connections ?? "1,50").split(",").map((c) => positiveInt("connections", c));
+/** The MCP benchmarks run the sidecar at the first of --log-levels (info by default). */
+const mainLogLevel = () => (values["log-levels"] ?? "info").split(",").filter(Boolean)[0] ?? "info";
+
 function serverBuild(v: string | undefined): ServerBuild {
   if (v === "dist" || v === "tsx") return v;
   throw new Error(`--server must be dist or tsx, not "${v}"`);
 }
+
+/** list_rows pages 50 rows at a time: a smaller table would not fill the first page. */
+const BATCH_MIN = 100;
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -103,6 +119,37 @@ const BENCHMARKS = {
     });
     return { result, text: formatArtifactRead(result) };
   },
+  mcp: async () => {
+    const result = await mcpBench({
+      durationSeconds: positiveInt("duration", values.duration),
+      warmupSeconds: positiveInt("warmup", values.warmup),
+      connections: connections(),
+      threads: Math.max(1, positiveInt("threads", values.threads)),
+      rounds: Math.max(1, positiveInt("rounds", values.rounds)),
+      logLevel: mainLogLevel(),
+      serverBuild: serverBuild(values.server),
+      profile: values.profile ?? false,
+      resultsDir: RESULTS_DIR,
+      log,
+    });
+    return { result, text: formatMcp(result) };
+  },
+  rows: async () => {
+    const result = await rowsBench({
+      rows: Math.max(BATCH_MIN, positiveInt("rows", values.rows)),
+      durationSeconds: positiveInt("duration", values.duration),
+      maxDurationSeconds: Math.max(positiveInt("duration", values.duration), positiveInt("max-duration", values["max-duration"])),
+      warmupSeconds: positiveInt("warmup", values.warmup),
+      connections: connections(),
+      threads: Math.max(1, positiveInt("threads", values.threads)),
+      logLevel: mainLogLevel(),
+      serverBuild: serverBuild(values.server),
+      profile: values.profile ?? false,
+      resultsDir: RESULTS_DIR,
+      log,
+    });
+    return { result, text: formatRows(result) };
+  },
 } satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
 
 type BenchmarkName = keyof typeof BENCHMARKS;
@@ -113,7 +160,8 @@ if (values.help) {
   const nice = raisePriority();
   log(`running at nice ${nice}${nice < 0 ? " (raised, so other work disturbs the figures less; --no-nice to keep it)" : ""}`);
   await runWithCleanup(async () => {
-    const names = (values.only ? values.only.split(",") : Object.keys(BENCHMARKS)) as BenchmarkName[];
+    const named = [...positionals, ...(values.only ? values.only.split(",") : [])].filter(Boolean);
+    const names = (named.length > 0 ? [...new Set(named)] : Object.keys(BENCHMARKS)) as BenchmarkName[];
     for (const name of names) {
       if (!(name in BENCHMARKS)) throw new Error(`no benchmark "${name}"; there are: ${Object.keys(BENCHMARKS).join(", ")}`);
     }
@@ -132,5 +180,8 @@ if (values.help) {
 }
 
 function readUsage(): string {
-  return `usage: pnpm bench [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] [--server dist|tsx] [--no-node-http] [--no-nice] [--profile]`;
+  return (
+    `usage: pnpm bench [NAME…] [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] ` +
+    `[--server dist|tsx] [--no-node-http] [--no-nice] [--profile] [--rounds N (mcp)] [--rows N] [--max-duration S] (rows)`
+  );
 }

@@ -1,6 +1,6 @@
 // The Atelier side of a benchmark: the database (embedded unless MONGODB_URI is set), data
-// seeded straight through the shared domain, and the real server process as production
-// runs it (NODE_ENV=production, its own process, its own log).
+// seeded straight through the shared domain, and the real server or MCP sidecar process as
+// production runs it (NODE_ENV=production, its own process, its own log).
 import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
@@ -34,7 +34,11 @@ export async function startDatabase(dataDir: string, log: (line: string) => void
   return { uri: db.uri, dbName, kind: db.kind, pid: db.pid, database };
 }
 
-/** The environment the server runs with; the same values configure the seeding. */
+/**
+ * The environment the server (or the sidecar) runs with; the same values configure the
+ * seeding. Each process listens on `port` (the server reads SERVER_PORT, the sidecar
+ * SIDECAR_PORT) and BASE_URL is that process itself.
+ */
 export function serverEnv(opts: { db: AtelierDb; port: number; dataDir: string; logLevel: string }): Record<string, string> {
   return {
     NODE_ENV: "production",
@@ -42,6 +46,7 @@ export function serverEnv(opts: { db: AtelierDb; port: number; dataDir: string; 
     MONGODB_URI: opts.db.uri,
     MONGODB_DB: opts.db.dbName,
     SERVER_PORT: String(opts.port),
+    SIDECAR_PORT: String(opts.port),
     LISTEN_HOST: "127.0.0.1",
     BASE_URL: `http://127.0.0.1:${opts.port}`,
     LOG_LEVEL: opts.logLevel,
@@ -56,6 +61,9 @@ export function configFor(env: Record<string, string>): Config {
 /** How the server runs: `dist` is production's `node --enable-source-maps server/dist/main.js`; `tsx` runs the sources. */
 export type ServerBuild = "dist" | "tsx";
 
+/** The two Node processes of Atelier: the server, and the MCP sidecar at /mcp. */
+export type AtelierPackage = "server" | "mcp-sidecar";
+
 function newestMtime(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
@@ -65,21 +73,22 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * Makes sure server/dist/main.js is built from the current sources, running the same
+ * Makes sure <pkg>/dist/main.js is built from the current sources, running the same
  * build as `pnpm build` (shared/src/devtools/build.ts) when it is missing or older.
  */
-export function ensureServerBuild(log: (line: string) => void): void {
-  const bundle = path.join(REPO_ROOT, "server/dist/main.js");
-  const sources = Math.max(...["server/src", "shared/src"].map((d) => newestMtime(path.join(REPO_ROOT, d))));
+export function ensureServerBuild(log: (line: string) => void, pkg: AtelierPackage = "server"): void {
+  const bundle = path.join(REPO_ROOT, pkg, "dist/main.js");
+  const sources = Math.max(...[`${pkg}/src`, "shared/src"].map((d) => newestMtime(path.join(REPO_ROOT, d))));
   if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return;
-  log("building server/dist/main.js from the current sources (shared/src/devtools/build.ts)…");
+  log(`building ${pkg}/dist/main.js from the current sources (shared/src/devtools/build.ts)…`);
   execFileSync(path.join(REPO_ROOT, "node_modules/.bin/tsx"), ["shared/src/devtools/build.ts"], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 /**
- * Starts the server and waits for /healthz: the production bundle as `pnpm start` runs it
- * (`node --enable-source-maps server/dist/main.js`), or the sources under tsx.
- * `nodeFlags` (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept) go to node.
+ * Starts the server (or, with `pkg: "mcp-sidecar"`, the sidecar) and waits for /healthz:
+ * the production bundle as `pnpm start` runs it (`node --enable-source-maps <pkg>/dist/main.js`),
+ * or the sources under tsx. `nodeFlags` (e.g. `--cpu-prof`, which NODE_OPTIONS does not
+ * accept) go to node.
  */
 export async function startServer(opts: {
   env: Record<string, string>;
@@ -87,9 +96,10 @@ export async function startServer(opts: {
   name: string;
   build: ServerBuild;
   nodeFlags?: string[];
+  pkg?: AtelierPackage;
 }): Promise<Service> {
   mkdirSync(opts.env.DATA_DIR ?? ".", { recursive: true });
-  const serverDir = path.join(REPO_ROOT, "server");
+  const serverDir = path.join(REPO_ROOT, opts.pkg ?? "server");
   const flags = opts.nodeFlags ?? [];
   const [command, args] =
     opts.build === "dist"

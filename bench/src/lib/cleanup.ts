@@ -1,6 +1,10 @@
 // Everything a benchmark starts (processes, temp dirs, connections) registers how to undo
 // it here; the steps run last-in first-out on a normal end, on failure, and on Ctrl-C or
 // SIGTERM, so a run never leaves a server or a directory behind.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
 type Step = { label: string; run: () => Promise<void> | void };
 
 const steps: Step[] = [];
@@ -46,4 +50,43 @@ export async function runWithCleanup(main: () => Promise<void>): Promise<void> {
   } finally {
     await cleanupAll();
   }
+}
+
+const WORK_DIR_PREFIX = "atelier-bench-";
+const OWNER_FILE = ".owner-pid";
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * A fresh temporary directory for a run, removed at the end like everything else. A run
+ * killed outright (SIGKILL: no cleanup possible) leaves its directory behind; the next run
+ * removes such directories, recognised by the pid of a run that no longer exists.
+ */
+export function makeWorkDir(log: (line: string) => void): string {
+  const root = tmpdir();
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(WORK_DIR_PREFIX)) continue;
+    const dir = path.join(root, name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(path.join(dir, OWNER_FILE), "utf8"));
+    } catch {
+      continue; // not ours to judge (an older run, or another tool's)
+    }
+    if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) {
+      rmSync(dir, { recursive: true, force: true });
+      log(`removed ${dir}, left behind by a run that was killed`);
+    }
+  }
+  const dir = mkdtempSync(path.join(root, WORK_DIR_PREFIX));
+  writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
+  onCleanup("temp dir", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

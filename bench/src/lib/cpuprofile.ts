@@ -60,7 +60,7 @@ export function areaOf(frame: CallFrame): string {
 
 function shortWhere(frame: CallFrame): string {
   if (!frame.url) return "";
-  const url = frame.url.replace(/^file:\/\//, "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^.*\/(shared|server)\/src\//, "$1/src/");
+  const url = frame.url.replace(/^file:\/\//, "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^.*\/(shared|server|mcp-sidecar)\/src\//, "$1/src/");
   return `${url}:${frame.lineNumber + 1}`;
 }
 
