@@ -8,7 +8,8 @@ import { healthHandler } from "@atelier/shared/health";
 import { artifactRoutes } from "./features/artifacts/artifacts.routes";
 import { agentAuthRoutes } from "./features/agent-auth/agent-auth.routes";
 import { discoveryRoutes } from "./features/discovery/discovery.routes";
-import { errorHandler, notFound } from "./http/errors";
+import { notFound } from "./http/errors";
+import { errorMiddleware } from "@atelier/shared/http-errors";
 import { sameOriginOnly } from "./http/same-origin";
 import { spaRoutes } from "./http/spa";
 import { createProxyMiddleware } from "http-proxy-middleware";
@@ -49,6 +50,6 @@ export function createApp(deps: Deps): Express {
   if (deps.config.WEB_DIST_DIR) app.use(spaRoutes(deps.config.WEB_DIST_DIR));
   app.get("/", (_req, res) => res.redirect(308, "/app/"));
   app.use(notFound);
-  app.use(errorHandler);
+  app.use(errorMiddleware(deps.logger));
   return app;
 }

@@ -1,33 +1,29 @@
 // initTRPC once. Domain errors (AppError) become tRPC errors through the one table in
-// @atelier/shared/errors; the SPA reads `data.appCode` for the stable code. Input that
-// fails its schema is a 400 whose message names each field at fault.
-import { AppError, ERROR_TABLE, translateDbError, type ErrorCode } from "@atelier/shared/errors";
+// @atelier/shared/errors; the SPA reads `data.appCode` for the stable code and
+// `data.issues` (path, code, params) for field problems — never our sentences.
+import { AppError, ERROR_TABLE, translateDbError, type ErrorCode, type FieldIssue } from "@atelier/shared/errors";
+import { fieldIssuesOf } from "@atelier/shared/schemas/parse";
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { z } from "zod";
 import type { Context } from "./context";
 
-interface Issue {
-  path: string;
-  message: string;
-}
-
-function inputIssues(cause: unknown): Issue[] | null {
+/** Field issues of a refused input: the domain's, or zod's when tRPC's input parser refused it. */
+function issuesOf(cause: unknown): FieldIssue[] | null {
+  if (cause instanceof AppError) return cause.details?.issues ?? null;
   const issues = (cause as { issues?: unknown } | undefined)?.issues;
-  if (!Array.isArray(issues)) return null;
-  return issues.map((i: { path?: PropertyKey[] | { key: PropertyKey }[]; message?: string }) => ({
-    path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".") || "(input)",
-    message: i.message ?? "is invalid",
-  }));
+  return Array.isArray(issues) ? fieldIssuesOf(issues as z.core.$ZodIssue[]) : null;
 }
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause as { code?: unknown } | undefined;
     const appCode = cause && typeof cause.code === "string" && cause.code in ERROR_TABLE ? (cause.code as ErrorCode) : null;
-    const issues = error.code === "BAD_REQUEST" ? inputIssues(error.cause) : null;
+    const issues = error.code === "BAD_REQUEST" ? issuesOf(error.cause) : null;
+    const fromInput = issues !== null && !(error.cause instanceof AppError);
     return {
       ...shape,
-      message: issues
-        ? issues.map((i) => `${i.path}: ${i.message}`).join("; ")
+      message: fromInput
+        ? issues.map((i) => `${i.path || "(input)"}: ${i.message}`).join("; ")
         : error.code === "INTERNAL_SERVER_ERROR"
           ? "Something went wrong on our side."
           : shape.message,
@@ -37,6 +33,7 @@ const t = initTRPC.context<Context>().create({
         path: shape.data.path,
         appCode: appCode ?? (issues ? "invalid_request" : null),
         issues,
+        currentVersion: error.cause instanceof AppError ? (error.cause.details?.current_version ?? null) : null,
       },
     };
   },

@@ -1,12 +1,13 @@
 // One domain error type and the one table that says how each code is answered by every
-// adapter: HTTP routes ({error, error_description}), tRPC, and MCP.
-import type { MongoServerError } from "mongodb";
+// adapter: HTTP routes ({error, error_description}), tRPC, and MCP. Browser-safe: the SPA
+// imports the issue codes from here.
 
 type TrpcCode =
   | "BAD_REQUEST"
   | "UNAUTHORIZED"
   | "FORBIDDEN"
   | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
@@ -25,6 +26,7 @@ interface ErrorRule {
 
 export const ERROR_TABLE = {
   invalid_request: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
+  invalid_cursor: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   unsupported_registration_type: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   invalid_otp: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   unauthorized: { http: 401, trpc: "UNAUTHORIZED", mcp: "http" },
@@ -36,6 +38,7 @@ export const ERROR_TABLE = {
   account_not_confirmed: { http: 403, trpc: "FORBIDDEN", mcp: "tool" },
   not_found: { http: 404, trpc: "NOT_FOUND", mcp: "tool" },
   registration_not_found: { http: 404, trpc: "NOT_FOUND", mcp: "tool" },
+  method_not_allowed: { http: 405, trpc: "METHOD_NOT_SUPPORTED", mcp: "http" },
   conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   version_conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   already_claimed: { http: 409, trpc: "CONFLICT", mcp: "tool" },
@@ -49,17 +52,58 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
+/**
+ * Why one field of a request was refused, as a stable code a client can act on (the SPA
+ * words its advice from these, never from our sentences). Zod's own issue codes
+ * (`too_small`, `too_big`, `invalid_type`, `invalid_format`, …) pass through as they are.
+ */
+export type IssueCode =
+  | "required"
+  | "not_text"
+  | "not_number"
+  | "not_boolean"
+  | "not_date"
+  | "not_url"
+  | "not_option"
+  | "not_object"
+  | "too_long"
+  | "too_large"
+  | "too_many"
+  | "too_few"
+  | "unknown_column"
+  | "duplicate"
+  | "invalid_name"
+  | "reserved_name"
+  | "not_allowed"
+  | "not_member"
+  | "invalid_cursor"
+  | "invalid"
+  | (string & {});
+
+export interface FieldIssue {
+  /** Dotted path of the field at fault (`rows.0.score`, `slug`), or "" for the whole input. */
+  path: string;
+  code: IssueCode;
+  /** A sentence fragment for people and logs ("must be a finite number"). */
+  message: string;
+  /** What the code needs to be explained: `max`, `options`, `column`, … */
+  params?: Record<string, string | number | string[]>;
+}
+
+export interface ErrorDetails {
+  issues?: FieldIssue[];
+  /** The version a `version_conflict` found. */
+  current_version?: number;
+  [key: string]: unknown;
+}
+
 export class AppError extends Error {
   /** Whole seconds until a throttled caller may retry (rate_limited only). */
   readonly retryAfter: number | undefined;
-  /** Extra machine-readable detail that is safe to show the caller (e.g. the field at fault). */
-  readonly details: Record<string, unknown> | undefined;
+  /** Machine-readable detail that is safe to show the caller (field issues, versions). */
+  readonly details: ErrorDetails | undefined;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    opts: { retryAfter?: number; details?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
+  constructor(readonly code: ErrorCode, message: string, opts: { retryAfter?: number; details?: ErrorDetails; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "AppError";
     this.retryAfter = opts.retryAfter;
@@ -71,8 +115,8 @@ export class AppError extends Error {
   }
 
   /** The body every plain HTTP route answers with (DESIGN §5). */
-  toHttpBody(): { error: ErrorCode; error_description: string } {
-    return { error: this.code, error_description: this.message };
+  toHttpBody(): { error: ErrorCode; error_description: string; details?: ErrorDetails } {
+    return this.details ? { error: this.code, error_description: this.message, details: this.details } : { error: this.code, error_description: this.message };
   }
 }
 
@@ -80,8 +124,29 @@ export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
 
-function isMongoServerError(err: unknown): err is MongoServerError {
-  return typeof err === "object" && err !== null && (err as { name?: unknown }).name === "MongoServerError";
+/** `invalid_request` for field problems; the message names each field, `details.issues` carries the codes. */
+export function invalidInput(issues: FieldIssue[]): AppError {
+  const message = issues
+    .slice(0, 5)
+    .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
+    .join("; ");
+  return new AppError("invalid_request", message || "The request is invalid.", { details: { issues } });
+}
+
+/** One field at fault. */
+export function invalidField(path: string, code: IssueCode, message: string, params?: FieldIssue["params"]): AppError {
+  return invalidInput([params ? { path, code, message, params } : { path, code, message }]);
+}
+
+export function invalidCursor(path = "cursor"): AppError {
+  return new AppError("invalid_cursor", `${path}: is not one we gave out; start again without it.`, {
+    details: { issues: [{ path, code: "invalid_cursor", message: "is not one we gave out" }] },
+  });
+}
+
+/** A write refused by a unique key (MongoDB's E11000), whoever the driver reports it as. */
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
 const NETWORK_ERRORS = new Set([
@@ -101,10 +166,10 @@ const SOCKET_ERRORS = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT
  */
 export function translateDbError(err: unknown, conflictMessage = "That already exists."): unknown {
   if (err instanceof AppError) return err;
-  if (isMongoServerError(err) && err.code === 11000) {
+  const name = typeof err === "object" && err !== null ? (err as { name?: unknown }).name : undefined;
+  if (name === "MongoServerError" && isDuplicateKey(err)) {
     return new AppError("conflict", conflictMessage, { cause: err });
   }
-  const name = typeof err === "object" && err !== null ? (err as { name?: unknown }).name : undefined;
   const sysCode = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
   if (typeof name === "string" && NETWORK_ERRORS.has(name)) {
     return new AppError("unavailable", "The database is unreachable; try again shortly.", { cause: err });
@@ -117,11 +182,50 @@ export function translateDbError(err: unknown, conflictMessage = "That already e
   return err;
 }
 
-/** Runs a database operation and rethrows driver errors as domain errors. */
-export async function withDbErrors<T>(op: () => Promise<T>, conflictMessage?: string): Promise<T> {
-  try {
-    return await op();
-  } catch (err) {
-    throw translateDbError(err, conflictMessage);
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: { error: string; error_description: string; details?: ErrorDetails };
+}
+
+const INTERNAL: HttpAnswer = {
+  status: 500,
+  headers: {},
+  body: { error: "internal_error", error_description: "Something went wrong on our side." },
+};
+
+/**
+ * How any failure is answered over plain HTTP — the one mapping both Express apps and the
+ * /mcp gate use. `null` means "unexpected": the caller logs it and answers the 500 body.
+ * Express's own refusals (body-parser, static files) carry a 4xx `status` and are answered
+ * as the request's fault.
+ */
+export function httpAnswerOf(raw: unknown): HttpAnswer | null {
+  const err = translateDbError(raw);
+  if (err instanceof AppError) {
+    const headers: Record<string, string> = {};
+    if (err.retryAfter !== undefined) headers["Retry-After"] = String(err.retryAfter);
+    return { status: err.rule.http, headers, body: err.toHttpBody() };
   }
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status !== "number" || status < 400 || status >= 500) return null;
+  if (typeof (err as { type?: unknown }).type === "string") {
+    // body-parser names its failures (malformed JSON, too large, bad charset) with `type`.
+    // SPEC §7: an invalid body is a 400, whatever is wrong with it (too large included).
+    return {
+      status: 400,
+      headers: {},
+      body: { error: "invalid_request", error_description: status === 413 ? "The request body is too large." : "The request body could not be read as JSON." },
+    };
+  }
+  if (status === 404) return { status: 404, headers: {}, body: { error: "not_found", error_description: "Nothing here." } };
+  // Static files' other refusals (412 precondition failed, 416 range not satisfiable)
+  // keep their status and headers.
+  const given = (err as { headers?: unknown }).headers;
+  const headers = given && typeof given === "object" ? (given as Record<string, string>) : {};
+  return { status, headers, body: { error: "invalid_request", error_description: "The request cannot be served as asked." } };
+}
+
+export function internalAnswer(): HttpAnswer {
+  return INTERNAL;
 }

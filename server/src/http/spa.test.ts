@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorHandler, notFound } from "./errors";
+import { createLogger } from "@atelier/shared/logger";
+import { errorMiddleware } from "@atelier/shared/http-errors";
+import { notFound } from "./errors";
 import { spaRoutes } from "./spa";
 
 // The SPA's files as the server serves them, with the app's own error handling behind them.
@@ -22,7 +24,7 @@ describe("spaRoutes behind the error handler", () => {
     app.post("/json", express.json(), (_req, res) => res.json({ ok: true }));
     app.use(spaRoutes(dir));
     app.use(notFound);
-    app.use(errorHandler);
+    app.use(errorMiddleware(createLogger({ name: "test", level: "silent" })));
     const server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

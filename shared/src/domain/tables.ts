@@ -2,7 +2,8 @@
 // with a column schema; rows are validated against it, versioned, attributed, and count
 // toward the sandbox caps. Pages show tables through `table_view` parts.
 import type { Actor, CellValue, CollectionDoc, ColumnDef, Database, RowDoc, RowRevisionDoc, WorkspaceDoc } from "../db/index";
-import { AppError } from "../errors";
+import { AppError, invalidCursor, invalidField, invalidInput } from "../errors";
+import { checkCell, checkColumns, utf8Bytes, type ColumnInput } from "../schemas/cells";
 import { newId, newSecret } from "../ids";
 import { actorForReader, actorOf, assertCan, isInsider, type Principal } from "./access";
 import { now } from "./clock";
@@ -15,15 +16,7 @@ import { resolveWorkspaceForWrite } from "./workspaces";
 
 type TableDeps = Pick<DomainDeps, "database" | "config">;
 
-const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_ -]{0,62}$/;
-const MAX_TEXT = 10_000;
-
-export interface ColumnInput {
-  name: string;
-  type: ColumnDef["type"];
-  required?: boolean | undefined;
-  options?: string[] | undefined;
-}
+export type { ColumnInput };
 
 let rowSeq = 0;
 
@@ -37,22 +30,9 @@ function newRowId(): string {
 }
 
 function validColumns(columns: ColumnInput[]): ColumnDef[] {
-  if (columns.length > 50) throw new AppError("invalid_request", "columns: a table has at most 50 columns");
-  const seen = new Set<string>();
-  return columns.map((c, i) => {
-    if (!COLUMN_NAME.test(c.name) || c.name === "_id") throw new AppError("invalid_request", `columns.${i}.name: must start with a letter or _, then letters, digits, spaces, _ or - (at most 63)`);
-    if (seen.has(c.name)) throw new AppError("invalid_request", `columns.${i}.name: "${c.name}" appears twice`);
-    seen.add(c.name);
-    if (c.type === "select") {
-      const opts = c.options ?? [];
-      if (opts.length === 0 || opts.length > 100 || opts.some((o) => o.length === 0 || o.length > 100)) {
-        throw new AppError("invalid_request", `columns.${i}.options: a select column needs 1 to 100 options of 1 to 100 characters`);
-      }
-      return { name: c.name, type: c.type, required: c.required ?? false, options: [...new Set(opts)] };
-    }
-    if (c.options !== undefined) throw new AppError("invalid_request", `columns.${i}.options: only select columns have options`);
-    return { name: c.name, type: c.type, required: c.required ?? false };
-  });
+  const r = checkColumns(columns);
+  if (!r.ok) throw invalidInput(r.issues);
+  return r.columns;
 }
 
 export async function createCollection(
@@ -63,9 +43,8 @@ export async function createCollection(
   const { database } = deps;
   const ws = await resolveWorkspaceForWrite(database, principal, input.workspace);
   assertCan(principal, ws, "write");
+  if (input.kind === "pages" && input.columns?.length) throw invalidField("columns", "not_allowed", "only tables have columns");
   const columns = input.kind === "table" ? validColumns(input.columns ?? []) : [];
-  if (input.kind === "table" && columns.length === 0) throw new AppError("invalid_request", "columns: a table needs at least one column");
-  if (input.kind === "pages" && input.columns?.length) throw new AppError("invalid_request", "columns: only tables have columns");
   const doc: CollectionDoc = {
     _id: newId("col"),
     workspaceId: ws._id,
@@ -108,63 +87,29 @@ export async function resolveTable(
   return { ws, table };
 }
 
-function checkCell(col: ColumnDef, value: unknown, where: string): CellValue {
-  if (value === null || value === undefined || value === "") {
-    if (col.required) throw new AppError("invalid_request", `${where}.${col.name}: is required`);
-    return null;
-  }
-  const fail = (why: string): never => {
-    throw new AppError("invalid_request", `${where}.${col.name}: ${why}`);
-  };
-  switch (col.type) {
-    case "text":
-      if (typeof value !== "string") return fail("must be text");
-      if (value.length > MAX_TEXT || value.includes("\u0000")) return fail(`must be at most ${MAX_TEXT} characters without NUL`);
-      return value;
-    case "number":
-      if (typeof value !== "number" || !Number.isFinite(value)) return fail("must be a finite number");
-      return value;
-    case "boolean":
-      if (typeof value !== "boolean") return fail("must be true or false");
-      return value;
-    case "date": {
-      if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value))) {
-        return fail("must be a date like 2026-11-21 or an ISO timestamp");
-      }
-      // Stored as an ISO string so that ranges compare correctly.
-      return value.length === 10 ? value : new Date(value).toISOString();
-    }
-    case "url": {
-      if (typeof value !== "string" || value.length > 2000) return fail("must be a URL of at most 2000 characters");
-      let u: URL;
-      try {
-        u = new URL(value);
-      } catch {
-        return fail("must be an http(s) URL");
-      }
-      if (u.protocol !== "http:" && u.protocol !== "https:") return fail("must be an http(s) URL");
-      return value;
-    }
-    case "select":
-      if (typeof value !== "string" || !(col.options ?? []).includes(value)) return fail(`must be one of ${(col.options ?? []).join(", ")}`);
-      return value;
-  }
+function cell(col: ColumnDef, value: unknown, path: string): CellValue {
+  const r = checkCell(col, value);
+  if (!r.ok) throw invalidField(path, r.problem.code, r.problem.message, r.problem.params);
+  return r.value;
 }
 
 /** A whole row checked against the table: every column present (null when empty), no others. */
 function checkRow(table: CollectionDoc, values: unknown, where: string, base?: Record<string, CellValue>): Record<string, CellValue> {
-  if (typeof values !== "object" || values === null || Array.isArray(values)) throw new AppError("invalid_request", `${where}: must be an object of column values`);
-  const given = values as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!table.columns.some((c) => c.name === key)) throw new AppError("invalid_request", `${where}.${key}: the table has no such column`);
+  if (typeof values !== "object" || values === null || Array.isArray(values)) throw invalidField(where, "not_object", "must be an object of column values");
+  const given = new Map(Object.entries(values));
+  for (const key of given.keys()) {
+    if (!table.columns.some((c) => c.name === key)) throw invalidField(`${where}.${key}`, "unknown_column", "the table has no such column", { column: key });
   }
   const out: Record<string, CellValue> = {};
-  for (const col of table.columns) out[col.name] = checkCell(col, col.name in given ? given[col.name] : base ? base[col.name] : null, where);
+  for (const col of table.columns) {
+    const value = given.has(col.name) ? given.get(col.name) : base && Object.hasOwn(base, col.name) ? base[col.name] : null;
+    out[col.name] = cell(col, value, `${where}.${col.name}`);
+  }
   return out;
 }
 
 function rowBytes(values: Record<string, CellValue>): number {
-  return Buffer.byteLength(JSON.stringify(values));
+  return utf8Bytes(JSON.stringify(values));
 }
 
 function revision(row: RowDoc, actor: Actor, deleted = false): RowRevisionDoc {
@@ -188,14 +133,14 @@ export async function insertRows(
   input: { workspace?: string | undefined; collection: string; rows: unknown[] },
 ): Promise<{ rowIds: string[] }> {
   const { database, config } = deps;
-  if (input.rows.length === 0 || input.rows.length > 500) throw new AppError("invalid_request", "rows: send 1 to 500 rows at a time");
+  if (input.rows.length === 0 || input.rows.length > 500) throw invalidField("rows", input.rows.length === 0 ? "too_few" : "too_many", "send 1 to 500 rows at a time", { min: 1, max: 500 });
   const { ws, table } = await resolveTable(database, principal, input, "write");
   const actor = actorOf(principal);
   const t = now();
   const rows: RowDoc[] = input.rows.map((r, i) => {
     const values = checkRow(table, r, `rows.${i}`);
     const bytes = rowBytes(values);
-    if (bytes > config.ROW_MAX_BYTES) throw new AppError("invalid_request", `rows.${i}: is ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`);
+    if (bytes > config.ROW_MAX_BYTES) throw invalidField(`rows.${i}`, "too_large", `is ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, { max: config.ROW_MAX_BYTES, size: bytes });
     return { _id: newRowId(), workspaceId: ws._id, collectionId: table._id, values, version: 1, bytes, createdBy: actor, updatedBy: actor, createdAt: t, updatedAt: t };
   });
   const n = rows.length;
@@ -239,7 +184,7 @@ export async function updateRow(
   }
   const values = checkRow(table, input.values, "values", row.values);
   const bytes = rowBytes(values);
-  if (bytes > config.ROW_MAX_BYTES) throw new AppError("invalid_request", `values: the row would be ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`);
+  if (bytes > config.ROW_MAX_BYTES) throw invalidField("values", "too_large", `the row would be ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, { max: config.ROW_MAX_BYTES, size: bytes });
   const actor = actorOf(principal);
   const next: RowDoc = { ...row, values, bytes, version: row.version + 1, updatedBy: actor, updatedAt: now() };
   const delta = { pages: 0, bytes: bytes - row.bytes };
@@ -305,7 +250,7 @@ function decodeRowCursor(s: string): Cursor {
   } catch {
     // fall through
   }
-  throw new AppError("invalid_request", "cursor: is not one we gave out");
+  throw invalidCursor();
 }
 
 /**
@@ -329,22 +274,22 @@ export async function listRows(
   const and: Record<string, unknown>[] = [{ collectionId: table._id }];
   for (const [name, cond] of Object.entries(input.filter ?? {})) {
     const col = table.columns.find((c) => c.name === name);
-    if (!col) throw new AppError("invalid_request", `filter.${name}: the table has no such column`);
+    if (!col) throw invalidField(`filter.${name}`, "unknown_column", "the table has no such column", { column: name });
     const field = `values.${name}`;
     if (cond !== null && typeof cond === "object") {
       const range: Record<string, CellValue> = {};
       for (const op of ["gt", "gte", "lt", "lte"] as const) {
         const v = cond[op];
-        if (v !== undefined) range[`$${op}`] = checkCell({ ...col, required: true }, v, `filter.${name}.${op}`.replace(`.${name}.${op}`, `.${op}`));
+        if (v !== undefined) range[`$${op}`] = cell({ ...col, required: true }, v, `filter.${name}.${op}`);
       }
-      if (Object.keys(range).length === 0) throw new AppError("invalid_request", `filter.${name}: give a value or one of gt, gte, lt, lte`);
+      if (Object.keys(range).length === 0) throw invalidField(`filter.${name}`, "required", "give a value or one of gt, gte, lt, lte");
       and.push({ [field]: range });
     } else {
-      and.push({ [field]: cond === null ? null : checkCell({ ...col, required: true }, cond, "filter") });
+      and.push({ [field]: cond === null ? null : cell({ ...col, required: true }, cond, `filter.${name}`) });
     }
   }
   const sortCol = input.sort?.column;
-  if (sortCol !== undefined && !table.columns.some((c) => c.name === sortCol)) throw new AppError("invalid_request", `sort.column: the table has no column "${sortCol}"`);
+  if (sortCol !== undefined && !table.columns.some((c) => c.name === sortCol)) throw invalidField("sort.column", "unknown_column", `the table has no column "${sortCol}"`, { column: sortCol });
   const desc = input.sort?.direction === "desc";
   if (input.cursor) {
     const c = decodeRowCursor(input.cursor);

@@ -10,12 +10,15 @@ export const EmailSchema = z
 
 export const SixDigitCodeSchema = z.string().trim().regex(/^\d{6}$/, "must be six digits");
 
+export const SLUG_MAX = 64;
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
 /** Workspace and page slugs (DESIGN §3): lower-case letters, digits and inner hyphens. */
 export const SlugSchema = z
   .string()
   .min(1, "must not be empty")
-  .max(64, "must be at most 64 characters")
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, "must be lower-case letters, digits and hyphens, not starting or ending with a hyphen");
+  .max(SLUG_MAX, `must be at most ${SLUG_MAX} characters`)
+  .regex(SLUG_PATTERN, "must be lower-case letters, digits and hyphens, not starting or ending with a hyphen");
 
 export const UserViewSchema = z.object({
   id: z.string(),

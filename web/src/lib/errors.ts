@@ -1,5 +1,6 @@
 // Reading tRPC failures in one place: the server puts a stable `appCode` and the HTTP status
 // in `error.data` (server/src/trpc.ts); a 429 also carries Retry-After on the HTTP response.
+import type { FieldIssue } from "@atelier/shared/errors";
 import type { AppRouter } from "@atelier/server/router";
 import { isTRPCClientError, type TRPCClientError } from "@trpc/client";
 
@@ -62,21 +63,35 @@ export function formatWait(seconds: number): string {
   return `in about ${minutes} minutes`;
 }
 
-/** The field-by-field problems of a request the server refused as invalid (400). */
-export interface FieldIssue {
-  path: string;
-  message: string;
+/** The field-by-field problems of a request the server refused as invalid (400): path, code, params. */
+export function fieldIssuesOf(err: unknown): FieldIssue[] {
+  const issues: unknown = clientError(err)?.data?.issues;
+  return Array.isArray(issues) ? (issues as FieldIssue[]) : [];
 }
 
-export function fieldIssuesOf(err: unknown): FieldIssue[] {
-  const issues = clientError(err)?.data?.issues;
-  return Array.isArray(issues) ? issues : [];
+/** A field's problem in words, from its code and bounds (the message only as a last resort). */
+function issueWords(issue: FieldIssue): string {
+  const max = issue.params?.max;
+  const min = issue.params?.min;
+  switch (issue.code) {
+    case "too_big":
+    case "too_long":
+      return typeof max === "number" ? `must be at most ${max} characters` : "is too long";
+    case "too_small":
+      return min === 1 ? "must not be empty" : typeof min === "number" ? `must be at least ${min} characters` : "is too short";
+    case "required":
+      return "is required";
+    case "not_member":
+      return "names a workspace you are not a member of";
+    default:
+      return issue.message;
+  }
 }
 
 /** The problem with one field (`slug`, `title`, …) as a sentence, if the server named one. */
 export function fieldIssue(err: unknown, field: string): string | null {
   const issue = fieldIssuesOf(err).find((i) => i.path === field || i.path.startsWith(`${field}.`));
-  return issue ? sentence(`${FIELD_NAMES[field] ?? capitalize(field)} ${issue.message}`) : null;
+  return issue ? sentence(`${FIELD_NAMES[field] ?? capitalize(field)} ${issueWords(issue)}`) : null;
 }
 
 const FIELD_NAMES: Record<string, string> = {
@@ -127,7 +142,7 @@ export function describeError(err: unknown): string {
   if (isMissingProcedure(err)) return "This server doesn’t offer that yet. It may need an update.";
   const issues = fieldIssuesOf(err);
   if (issues.length > 0) {
-    return issues.map((i) => sentence(`${FIELD_NAMES[i.path] ?? capitalize(i.path)} ${i.message}`)).join(" ");
+    return issues.map((i) => sentence(`${FIELD_NAMES[i.path] ?? capitalize(i.path)} ${issueWords(i)}`)).join(" ");
   }
   // The server's own sentences are written for people (shared/src/errors.ts); these codes
   // get a steadier wording when the server's sentence is missing.

@@ -8,7 +8,7 @@ import { changedCount, diffLines } from "./line-diff";
 import { clientConfigs, mcpEndpoint } from "./mcp-config";
 import { isValidSlug, slugify, slugProblem } from "./slug";
 
-function serverError(httpStatus: number, appCode: string | null, message = "from the server", issues: { path: string; message: string }[] | null = null) {
+function serverError(httpStatus: number, appCode: string | null, message = "from the server", issues: { path: string; code: string; message: string }[] | null = null) {
   return TRPCClientError.from(
     { error: { code: -32600, message, data: { code: "BAD_REQUEST", httpStatus, path: "x", appCode, issues } } },
     { meta: { response: new Response(null, { status: httpStatus }) } },
@@ -163,7 +163,7 @@ describe("people and agents", () => {
 
 describe("describing failures", () => {
   it("turns field issues into sentences and spots conflicts", () => {
-    const invalid = serverError(400, "invalid_request", "slug: must be lower-case", [{ path: "slug", message: "must be lower-case letters" }]);
+    const invalid = serverError(400, "invalid_request", "slug: must be lower-case", [{ path: "slug", code: "invalid_format", message: "must be lower-case letters" }]);
     expect(fieldIssue(invalid, "slug")).toBe("The slug must be lower-case letters.");
     expect(describeError(invalid)).toBe("The slug must be lower-case letters.");
     expect(isVersionConflict(serverError(409, "version_conflict"))).toBe(true);

@@ -1,9 +1,9 @@
 // Slugs for workspaces and pages (DESIGN §3): lower-case letters, digits and inner hyphens,
-// at most 64 characters. The server has the last word; this makes the rule visible while
-// typing and suggests a slug from a name.
+// at most 64 characters — the server's own rule (shared/src/schemas/common.ts), shown while
+// typing, with a slug suggested from a name.
+import { SLUG_MAX, SLUG_PATTERN } from "@atelier/shared/schemas/common";
 
-export const SLUG_MAX = 64;
-const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export { SLUG_MAX };
 
 export function isValidSlug(slug: string): boolean {
   return SLUG_PATTERN.test(slug);

@@ -20,7 +20,7 @@ import {
   newRowValues,
   nextSort,
   parseInput,
-  plainProblem,
+  cellAdvice,
   rowChanges,
   rowProblemsOf,
   searchOf,
@@ -28,7 +28,9 @@ import {
   tableSpecsOf,
 } from "./table-cells";
 
-function serverError(message: string, issues: { path: string; message: string }[] | null = null, appCode = "invalid_request") {
+type Issue = { path: string; code: string; message: string; params?: Record<string, string | number | string[]> };
+
+function serverError(message: string, issues: Issue[] | null = null, appCode = "invalid_request") {
   return TRPCClientError.from(
     { error: { code: -32600, message, data: { code: "BAD_REQUEST", httpStatus: 400, path: "rows.insert", appCode, issues } } },
     { meta: { response: new Response(null, { status: 400 }) } },
@@ -95,33 +97,35 @@ describe("typing into cells", () => {
 });
 
 describe("what the server refused, next to the field", () => {
-  it("puts an update's or an insert's problem under its column, in plain words", () => {
-    expect(rowProblemsOf(serverError("rows.0.score: must be a finite number"), columns)).toEqual({
+  it("puts an update's or an insert's problem under its column, in plain words, from its code", () => {
+    const issue = (path: string, code: string, params?: Issue["params"]) => serverError("(a sentence the web never reads)", [{ path, code, message: "…", ...(params ? { params } : {}) }]);
+    expect(rowProblemsOf(issue("rows.0.score", "not_number"), columns)).toEqual({
       fields: { score: "Enter a number, like 42 or 3.5." },
       other: null,
     });
-    expect(rowProblemsOf(serverError("values.link: must be an http(s) URL"), columns).fields).toEqual({
+    expect(rowProblemsOf(issue("values.link", "not_url"), columns).fields).toEqual({
       link: "Enter a web address that starts with http:// or https://.",
     });
-    expect(rowProblemsOf(serverError("values.title: is required"), columns).fields.title).toMatch(/“title” is required/);
-    expect(rowProblemsOf(serverError("values: the row would be 20000 bytes; a row holds at most 16384"), columns)).toEqual({
+    expect(rowProblemsOf(issue("values.title", "required"), columns).fields.title).toMatch(/“title” is required/);
+    expect(rowProblemsOf(issue("values", "too_large", { max: 16384, size: 20000 }), columns)).toEqual({
       fields: {},
-      other: "The row would be 20000 bytes; a row holds at most 16384.",
+      other: "The row is too large: keep it under 16,384 bytes.",
     });
-    const fromSchema = serverError("x", [{ path: "values.score", message: "Invalid input" }]);
-    expect(rowProblemsOf(fromSchema, columns).fields).toEqual({ score: "Invalid input." });
+    const unknown = serverError("x", [{ path: "values.score", code: "something_new", message: "is not what we expected" }]);
+    expect(rowProblemsOf(unknown, columns).fields).toEqual({ score: "Is not what we expected." });
   });
 
   it("finds columns whose names have spaces", () => {
     const spaced: Column[] = [{ name: "Due date", type: "date", required: false }];
-    expect(rowProblemsOf(serverError("values.Due date: must be a date like 2026-11-21 or an ISO timestamp"), spaced).fields).toEqual({
+    expect(rowProblemsOf(serverError("x", [{ path: "values.Due date", code: "not_date", message: "…" }]), spaced).fields).toEqual({
       "Due date": "Enter a date, like 2026-11-21.",
     });
   });
 
-  it("rewords the server's reasons and keeps unknown ones readable", () => {
-    expect(plainProblem("must be one of a, b", "x")).toBe("Choose one of: a, b.");
-    expect(plainProblem("something new", "x")).toBe("Something new.");
+  it("words the server's codes and keeps unknown ones readable", () => {
+    expect(cellAdvice({ code: "not_option", message: "…", params: { options: ["a", "b"] } }, "x")).toBe("Choose one of: a, b.");
+    expect(cellAdvice({ code: "too_long", message: "…", params: { max: 10000 } }, "x")).toBe("Keep it to 10,000 characters or fewer.");
+    expect(cellAdvice({ code: "brand_new", message: "something new" }, "x")).toBe("Something new.");
   });
 });
 
@@ -209,7 +213,7 @@ describe("a new table's columns", () => {
 
   it("puts the server's column problems on the column they are about", () => {
     const cols = [draft({ key: "a" }), draft({ key: "b", name: "x" })];
-    const err = serverError('columns.1.name: "x" appears twice');
+    const err = serverError("x", [{ path: "columns.1.name", code: "duplicate", message: "…", params: { name: "x" } }]);
     expect(columnServerProblems(err, cols)).toEqual({ byKey: { b: { name: "Another column is already called “x”." } }, rest: [] });
   });
 });

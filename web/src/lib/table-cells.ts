@@ -2,6 +2,8 @@
 // it and what that becomes, what the server said was wrong with a row (field by field, in
 // plain words), filters and sort kept in the address, and the columns of a new table.
 // Pure functions, so they are unit-tested (table-cells.test.ts).
+import type { FieldIssue } from "@atelier/shared/errors";
+import { checkCell, checkColumns, columnNameProblem as columnNameRule, type Problem } from "@atelier/shared/schemas/cells";
 import { fieldIssuesOf } from "./errors";
 import type { RouterInputs, RouterOutputs } from "../trpc";
 
@@ -118,36 +120,30 @@ export function emptyInputs(columns: Column[]): RowInputs {
 
 export type Parsed = { ok: true; value: Cell } | { ok: false; problem: string };
 
-/** What a typed value means for this column, or what is wrong with it, in words. */
-export function parseInput(col: Column, raw: string): Parsed {
+/** What a person typed, as the value it means for this column's type (not yet checked). */
+function typedValue(col: Pick<Column, "type">, raw: string): unknown {
   const s = raw.trim();
-  if (s === "") return col.required ? { ok: false, problem: `Fill this in: “${col.name}” is required.` } : { ok: true, value: null };
   switch (col.type) {
     case "text":
-      return { ok: true, value: raw };
-    case "number": {
-      const n = /^[+-]?(\d[\d_ ]*)?(\.\d+)?(e[+-]?\d+)?$/i.test(s) ? Number(s.replace(/[_ ]/g, "")) : Number.NaN;
-      return Number.isFinite(n) ? { ok: true, value: n } : { ok: false, problem: "Enter a number, like 42 or 3.5." };
-    }
+      return raw;
+    case "number":
+      return /^[+-]?(\d[\d_ ]*)?(\.\d+)?(e[+-]?\d+)?$/i.test(s) ? Number(s.replace(/[_ ]/g, "")) : Number.NaN;
     case "boolean":
-      if (s === "true") return { ok: true, value: true };
-      if (s === "false") return { ok: true, value: false };
-      return { ok: false, problem: "Choose yes or no." };
+      return s === "true" ? true : s === "false" ? false : s;
     case "date":
-      if (isDateOnly(s)) return { ok: true, value: s };
-      if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(s) && !Number.isNaN(Date.parse(s))) {
-        return { ok: true, value: new Date(s).toISOString() }; // a local time, stored as UTC
-      }
-      if (!Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s)) return { ok: true, value: s };
-      return { ok: false, problem: "Enter a date, like 2026-11-21." };
+      // A datetime-local input gives a local time without a zone: stored as UTC.
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(s) && !Number.isNaN(Date.parse(s)) ? new Date(s).toISOString() : s;
     case "url":
-      // The server checks addresses; its words come back next to the field.
-      return { ok: true, value: s };
     case "select":
-      return (col.options ?? []).includes(s)
-        ? { ok: true, value: s }
-        : { ok: false, problem: `Choose one of: ${(col.options ?? []).join(", ")}.` };
+      return s;
   }
+}
+
+/** What a typed value means for this column, or what is wrong with it, in words (the server's own rules). */
+export function parseInput(col: Column, raw: string): Parsed {
+  if (raw.trim() === "") return col.required ? { ok: false, problem: cellAdvice({ code: "required", message: "" }, col.name) } : { ok: true, value: null };
+  const r = checkCell(col, typedValue(col, raw));
+  return r.ok ? { ok: true, value: r.value } : { ok: false, problem: cellAdvice(r.problem, col.name) };
 }
 
 export function sameCell(a: Cell | undefined, b: Cell | undefined): boolean {
@@ -192,45 +188,38 @@ export function newRowValues(columns: Column[], inputs: RowInputs): RowDraftResu
 
 // ---------- What the server refused ----------
 
-const PROBLEM_WORDS: [RegExp, (m: RegExpExecArray, column: string) => string][] = [
-  [/^is required$/, (_m, c) => `Fill this in: “${c}” is required.`],
-  [/^must be a finite number$/, () => "Enter a number, like 42 or 3.5."],
-  [/^must be true or false$/, () => "Choose yes or no."],
-  [/^must be a date\b/, () => "Enter a date, like 2026-11-21."],
-  [/^must be an http\(s\) URL$/, () => "Enter a web address that starts with http:// or https://."],
-  [/^must be a URL of at most (\d+) characters$/, (m) => `Keep the address to ${m[1]} characters or fewer.`],
-  [/^must be one of (.*)$/s, (m) => `Choose one of: ${m[1]}.`],
-  [/^must be text$/, () => "Enter text."],
-  [/^must be at most (\d+) characters/, (m) => `Keep it to ${numberFormat.format(Number(m[1]))} characters or fewer.`],
-  [/^the table has no such column$/, () => "This column isn’t in the table any more. Reload to see its columns."],
-];
-
-/** The server's terse reason ("must be a finite number") as advice to a person. */
-export function plainProblem(why: string, column: string): string {
-  for (const [pattern, words] of PROBLEM_WORDS) {
-    const m = pattern.exec(why.trim());
-    if (m) return words(m, column);
+/** Advice to a person for a cell's problem, worded from its code (never from our sentences). */
+export function cellAdvice(problem: Pick<Problem, "code" | "message" | "params">, column: string): string {
+  const max = problem.params?.max;
+  switch (problem.code) {
+    case "required":
+      return `Fill this in: “${column}” is required.`;
+    case "not_number":
+      return "Enter a number, like 42 or 3.5.";
+    case "not_boolean":
+      return "Choose yes or no.";
+    case "not_date":
+      return "Enter a date, like 2026-11-21.";
+    case "not_url":
+      return "Enter a web address that starts with http:// or https://.";
+    case "not_option": {
+      const options = problem.params?.options;
+      return Array.isArray(options) ? `Choose one of: ${options.join(", ")}.` : "Choose one of the column’s choices.";
+    }
+    case "not_text":
+      return "Enter text.";
+    case "too_long":
+      return typeof max === "number" ? `Keep it to ${numberFormat.format(max)} characters or fewer.` : "That’s too long.";
+    case "unknown_column":
+      return "This column isn’t in the table any more. Reload to see its columns.";
+    default:
+      return problem.message ? sentence(capitalize(problem.message)) : "This value isn’t accepted.";
   }
-  return sentence(capitalize(why));
 }
 
-export interface ServerProblem {
-  /** "values.score", "rows.0.score", "columns.2.name", "slug", … */
-  path: string;
-  message: string;
-}
-
-/**
- * The field-by-field problems of a refused request: the input schema's issues, or the
- * domain's one sentence, which starts with the path it is about ("values.score: must …").
- */
-export function serverProblems(err: unknown): ServerProblem[] {
-  const issues = fieldIssuesOf(err);
-  if (issues.length > 0) return issues;
-  const message = err instanceof Error ? err.message.trim() : "";
-  const m = /^([A-Za-z_][\w.]*(?:\.[^.:]+)?): (.+)$/s.exec(message);
-  if (m?.[1] && m[2] && /^(values|rows|columns|filter|sort|slug|name|cursor)\b/.test(m[1])) return [{ path: m[1], message: m[2] }];
-  return [];
+/** The field-by-field problems of a refused request (the server's issues: path, code, params). */
+export function serverProblems(err: unknown): FieldIssue[] {
+  return fieldIssuesOf(err);
 }
 
 export interface RowProblems {
@@ -245,9 +234,12 @@ export function rowProblemsOf(err: unknown, columns: Column[]): RowProblems {
   let other: string | null = null;
   for (const p of serverProblems(err)) {
     const m = /^(?:values|rows\.\d+)(?:\.(.+))?$/s.exec(p.path);
-    const column = m?.[1];
-    if (column && columns.some((c) => c.name === column)) fields[column] = plainProblem(p.message, column);
-    else if (m) other = sentence(capitalize(p.message.replace(/^is /, "The row is ")));
+    if (!m) continue;
+    const column = m[1];
+    if (column && columns.some((c) => c.name === column)) fields[column] = cellAdvice(p, column);
+    else if (p.code === "too_large" && typeof p.params?.max === "number") {
+      other = `The row is too large: keep it under ${numberFormat.format(p.params.max)} bytes.`;
+    } else other = cellAdvice(p, column ?? "");
   }
   return { fields, other };
 }
@@ -419,20 +411,39 @@ export interface ColumnDraft {
   options: string;
 }
 
-const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_ -]{0,62}$/;
-
 export function optionsOf(text: string): string[] {
   return [...new Set(text.split("\n").map((o) => o.trim()).filter(Boolean))];
 }
 
+/** Advice for a column's problem (its name or its choices), worded from its code. */
+function columnAdvice(p: Pick<Problem, "code" | "message" | "params">, field: "name" | "options", name: string): string {
+  const max = p.params?.max;
+  if (field === "options") {
+    if (p.code === "too_few") return "Give at least one choice, one a line.";
+    if (p.code === "too_many") return `At most ${String(max)} choices.`;
+    if (p.code === "too_long") return `Keep each choice to ${String(max)} characters or fewer.`;
+    return sentence(capitalize(p.message));
+  }
+  switch (p.code) {
+    case "required":
+      return "Name the column.";
+    case "too_long":
+      return `Keep it to ${String(max)} characters or fewer (this one has ${name.length}).`;
+    case "reserved_name":
+      return `“${name}” is reserved; choose another name.`;
+    case "invalid_name":
+      return /^[A-Za-z_]/.test(name) ? "Use letters a–z, digits, spaces, _ and - only." : "Start with a letter (a–z) or _.";
+    case "duplicate":
+      return `Another column is already called “${name}”.`;
+    default:
+      return sentence(capitalize(p.message));
+  }
+}
+
 export function columnNameProblem(name: string): string | null {
   const n = name.trim();
-  if (!n) return "Name the column.";
-  if (n.length > 63) return `Keep it to 63 characters or fewer (this one has ${n.length}).`;
-  if (!/^[A-Za-z_]/.test(n)) return "Start with a letter (a–z) or _.";
-  if (n === "_id") return "“_id” is reserved; choose another name.";
-  if (!COLUMN_NAME.test(n)) return "Use letters a–z, digits, spaces, _ and - only.";
-  return null;
+  const p = columnNameRule(n);
+  return p ? columnAdvice(p, "name", n) : null;
 }
 
 export interface ColumnProblems {
@@ -440,24 +451,28 @@ export interface ColumnProblems {
   overall: string | null;
 }
 
-export function columnProblems(columns: ColumnDraft[]): ColumnProblems {
+/** Problems (by column key, and for the table as a whole) from issues about `columns.i.…`. */
+function columnIssuesByKey(issues: FieldIssue[], columns: ColumnDraft[]): { byKey: ColumnProblems["byKey"]; rest: FieldIssue[] } {
   const byKey: ColumnProblems["byKey"] = {};
-  const seen = new Set<string>();
-  for (const c of columns) {
-    const p: { name?: string; options?: string } = {};
-    const nameProblem = columnNameProblem(c.name);
-    if (nameProblem) p.name = nameProblem;
-    else if (seen.has(c.name.trim())) p.name = `Another column is already called “${c.name.trim()}”.`;
-    seen.add(c.name.trim());
-    if (c.type === "select") {
-      const opts = optionsOf(c.options);
-      if (opts.length === 0) p.options = "Give at least one choice, one a line.";
-      else if (opts.length > 100) p.options = `At most 100 choices (there are ${opts.length}).`;
-      else if (opts.some((o) => o.length > 100)) p.options = "Keep each choice to 100 characters or fewer.";
-    }
-    if (p.name || p.options) byKey[c.key] = p;
+  const rest: FieldIssue[] = [];
+  for (const p of issues) {
+    const m = /^columns\.(\d+)\.(name|options|type|required)/.exec(p.path);
+    const col = m ? columns[Number(m[1])] : undefined;
+    if (m && col) {
+      const field = m[2] === "options" ? "options" : "name";
+      byKey[col.key] = { ...byKey[col.key], [field]: columnAdvice(p, field, col.name.trim()) };
+    } else rest.push(p);
   }
-  const overall = columns.length === 0 ? "Add at least one column." : columns.length > 50 ? "A table has at most 50 columns." : null;
+  return { byKey, rest };
+}
+
+/** The new table's columns checked by the server's own rules, before sending. */
+export function columnProblems(columns: ColumnDraft[]): ColumnProblems {
+  const r = checkColumns(columnsInput(columns));
+  if (r.ok) return { byKey: {}, overall: null };
+  const { byKey, rest } = columnIssuesByKey(r.issues, columns);
+  const whole = rest.find((p) => p.path === "columns");
+  const overall = whole ? (whole.code === "too_few" ? "Add at least one column." : `A table has at most ${String(whole.params?.max)} columns.`) : null;
   return { byKey, overall };
 }
 
@@ -477,20 +492,8 @@ export function columnsInput(columns: ColumnDraft[]): ColumnInput[] {
 }
 
 /** The server's problems with the columns, by the key of the column they are about. */
-export function columnServerProblems(err: unknown, columns: ColumnDraft[]): { byKey: ColumnProblems["byKey"]; rest: ServerProblem[] } {
-  const byKey: ColumnProblems["byKey"] = {};
-  const rest: ServerProblem[] = [];
-  for (const p of serverProblems(err)) {
-    const m = /^columns\.(\d+)\.(name|options|type|required)/.exec(p.path);
-    const col = m ? columns[Number(m[1])] : undefined;
-    if (m && col) {
-      const field = m[2] === "options" ? "options" : "name";
-      const twice = /^"(.+)" appears twice$/.exec(p.message);
-      const words = twice ? `Another column is already called “${twice[1] ?? ""}”.` : sentence(capitalize(p.message));
-      byKey[col.key] = { ...byKey[col.key], [field]: words };
-    } else rest.push(p);
-  }
-  return { byKey, rest };
+export function columnServerProblems(err: unknown, columns: ColumnDraft[]): { byKey: ColumnProblems["byKey"]; rest: FieldIssue[] } {
+  return columnIssuesByKey(serverProblems(err), columns);
 }
 
 // ---------- Table views on a page ----------
