@@ -40,5 +40,29 @@ export default tseslint.config(
     ],
     rules: { "no-restricted-properties": "off" },
   },
+  {
+    // Adapters are parse → one domain call → answer: they never reach the database's
+    // collections themselves (CONVENTIONS 15). The rules live in shared/src/domain.
+    files: ["server/src/**/*.ts", "mcp-sidecar/src/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/testing.ts", "**/main.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "mongodb", message: "Adapters do not talk to the database; call a domain function." },
+            { name: "@atelier/shared/db", message: "Adapters do not touch collections; call a domain function." },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name='c'][object.property.name='database']",
+          message: "Adapters do not touch collections; call a domain function (shared/src/domain).",
+        },
+      ],
+    },
+  },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
 );

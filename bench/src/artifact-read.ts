@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database, UserDoc } from "@atelier/shared/db";
+import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createPage } from "@atelier/shared/domain/pages";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
@@ -85,11 +86,11 @@ async function seedPage(database: Database, env: Record<string, string>, markdow
   const config = configFor(env);
   const user: UserDoc = { _id: newId("usr"), email: "bench@atelier.localhost", confirmedAt: new Date(), defaultWorkspaceId: null, createdAt: new Date() };
   await database.c.users.insertOne(user);
-  const ws = await createWorkspace(database, { slug: "bench", name: "Benchmark", ownerId: user._id, visibility: "public" });
+  const ws = await createWorkspace({ database }, { slug: "bench", name: "Benchmark", ownerId: user._id, visibility: "public" });
   await database.c.users.updateOne({ _id: user._id }, { $set: { defaultWorkspaceId: ws._id } });
   user.defaultWorkspaceId = ws._id;
   await createPage(
-    { database, config },
+    { database, config, cache: NO_CACHE },
     { kind: "user", user },
     { slug: SLUG, title: "Weekly status: the road to the beta", summary: "Where the project stands, what is next, and the numbers we watch.", body_markdown: markdown },
   );

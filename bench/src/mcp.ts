@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "@atelier/shared/db";
+import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createPage } from "@atelier/shared/domain/pages";
 import { sha256 } from "@atelier/shared/ids";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
@@ -126,7 +127,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   const markdown = readFileSync(FIXTURE, "utf8");
   const agent = await seedAgent(db.database, config);
   await createPage(
-    { database: db.database, config },
+    { database: db.database, config, cache: NO_CACHE },
     { kind: "user", user: agent.user },
     { slug: SLUG, title: "Weekly status: the road to the beta", summary: "Where the project stands, what is next, and the numbers we watch.", body_markdown: markdown },
   );

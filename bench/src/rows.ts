@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createCollection, insertRows } from "@atelier/shared/domain/tables";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { configFor, ensureServerBuild, serverEnv, startDatabase, startServer, type ServerBuild } from "./lib/atelier";
@@ -208,11 +209,11 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     { name: "notes", type: "text" as const },
     { name: "link", type: "url" as const },
   ];
-  const { collection } = await createCollection({ database, config }, owner, { slug: TABLE, name: "Tasks", kind: "table", columns });
+  const collection = await createCollection({ database, config, cache: NO_CACHE }, owner, { slug: TABLE, name: "Tasks", kind: "table", columns });
   const data = makeRows(opts.rows);
   const t0 = performance.now();
   for (let i = 0; i < data.length; i += BATCH) {
-    await insertRows({ database, config }, owner, { collection: TABLE, rows: data.slice(i, i + BATCH) });
+    await insertRows({ database, config, cache: NO_CACHE }, owner, { collection: TABLE, rows: data.slice(i, i + BATCH) });
     if ((i / BATCH) % 5 === 4) log(`seeded ${Math.min(i + BATCH, data.length)} rows…`);
   }
   const seedSeconds = Math.round((performance.now() - t0) / 100) / 10;
@@ -220,18 +221,18 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
   log(`seeded ${data.length} rows in ${seedSeconds} s (batches of ${BATCH}); ${matchingFilter} match the filter`);
 
   // The queries list_rows makes (shared/src/domain/tables.ts listRows), straight through the driver.
-  const filtered = { $and: [{ collectionId: collection._id }, { "values.status": "todo" }, { "values.score": { $gte: 50 } }] };
+  const filtered = { $and: [{ collectionId: collection.id }, { "values.status": "todo" }, { "values.score": { $gte: 50 } }] };
   const sortScore = { "values.score": -1, _id: 1 } as const;
   // A row from the middle of the table: without a pushed-down filter FerretDB reads rows in insertion order
   // until the first match, so the first row would be found at once and the last after reading them all.
-  const midId = (await database.c.rows.find({ collectionId: collection._id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(1).toArray())[0]?._id ?? "";
+  const midId = (await database.c.rows.find({ collectionId: collection.id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(1).toArray())[0]?._id ?? "";
   const queries: { label: string; filter: Document; sort: Document | null; limit: number | null }[] = [
     { label: "list_rows filtered: $and [collectionId, values.status, values.score ≥ 50], sort score desc, _id", filter: filtered, sort: sortScore, limit: 51 },
-    { label: "the same filter written flat", filter: { collectionId: collection._id, "values.status": "todo", "values.score": { $gte: 50 } }, sort: sortScore, limit: 51 },
-    { label: "list_rows no filter, sort score desc, _id", filter: { $and: [{ collectionId: collection._id }] }, sort: sortScore, limit: 51 },
-    { label: "list_rows no filter, creation order (_id)", filter: { $and: [{ collectionId: collection._id }] }, sort: { _id: 1 }, limit: 51 },
+    { label: "the same filter written flat", filter: { collectionId: collection.id, "values.status": "todo", "values.score": { $gte: 50 } }, sort: sortScore, limit: 51 },
+    { label: "list_rows no filter, sort score desc, _id", filter: { $and: [{ collectionId: collection.id }] }, sort: sortScore, limit: 51 },
+    { label: "list_rows no filter, creation order (_id)", filter: { $and: [{ collectionId: collection.id }] }, sort: { _id: 1 }, limit: 51 },
     { label: "count of the filtered rows", filter: filtered, sort: null, limit: null },
-    { label: "a row (mid-table) by _id and collectionId, as updateRow and deleteRow find it", filter: { _id: midId, collectionId: collection._id }, sort: null, limit: 1 },
+    { label: "a row (mid-table) by _id and collectionId, as updateRow and deleteRow find it", filter: { _id: midId, collectionId: collection.id }, sort: null, limit: 1 },
     { label: "the same row by _id alone", filter: { _id: midId }, sort: null, limit: 1 },
   ];
   const direct: DirectQuery[] = [];
@@ -356,7 +357,7 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
   await pageThrough("whole table, creation order, limit 500", { collection: TABLE, limit: 500 }, data.length, null, false);
 
   // A write for comparison (rows from the middle of the table): update_row finds the row by {_id, collectionId} and updates it by {_id, version}.
-  const someRows = (await database.c.rows.find({ collectionId: collection._id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(3).toArray()).map((r) => ({
+  const someRows = (await database.c.rows.find({ collectionId: collection.id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(3).toArray()).map((r) => ({
     id: r._id,
     version: r.version,
   }));

@@ -1,16 +1,14 @@
-import type { Config } from "@atelier/shared/config";
 import { trustProxySetting } from "@atelier/shared/config";
-import type { Database } from "@atelier/shared/db";
+import type { Deps } from "@atelier/shared/domain/deps";
 import { healthHandler } from "@atelier/shared/health";
 import { createHttpLogger } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
-import express, { type ErrorRequestHandler, type Express } from "express";
-import { AppError, translateDbError } from "@atelier/shared/errors";
+import express, { type Express } from "express";
+import { errorMiddleware } from "@atelier/shared/http-errors";
 import { mcpRoutes } from "./mcp-endpoint";
 
-export interface SidecarDeps {
-  config: Config;
-  database: Database;
+/** What the sidecar process builds once: the domain's deps and its logger. */
+export interface SidecarDeps extends Deps {
   logger: Logger;
 }
 
@@ -25,21 +23,6 @@ export function createSidecarApp(deps: SidecarDeps): Express {
   app.use((_req, res) => {
     res.status(404).json({ error: "not_found", error_description: "The MCP endpoint is /mcp." });
   });
-  app.use(mcpErrorHandler(deps.logger));
+  app.use(errorMiddleware(deps.logger));
   return app;
-}
-
-/** Anything a route did not answer itself: the JSON error shape, never a stack. */
-function mcpErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (raw: unknown, _req, res, _next) => {
-    const err = translateDbError(raw);
-    if (res.headersSent) return;
-    if (err instanceof AppError) {
-      if (err.retryAfter !== undefined) res.set("Retry-After", String(err.retryAfter));
-      res.status(err.rule.http).json(err.toHttpBody());
-      return;
-    }
-    logger.error({ err }, "unhandled error");
-    res.status(500).json({ error: "internal_error", error_description: "Something went wrong on our side." });
-  };
 }

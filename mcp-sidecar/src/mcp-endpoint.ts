@@ -40,7 +40,7 @@ function accessNeeded(body: unknown): ("read" | "write" | "admin")[] {
 }
 
 export function mcpRoutes(deps: SidecarDeps): Router {
-  const { config, database, logger } = deps;
+  const { config } = deps;
   const publicOrigin = originOf(config.BASE_URL);
   const r = Router();
 
@@ -94,7 +94,7 @@ export function mcpRoutes(deps: SidecarDeps): Router {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
         try {
           if (!m?.[1]) throw new AppError("invalid_token", "Send the token as: Authorization: Bearer <token>.");
-          principal = { kind: "token", token: await authenticateBearer(database, config, m[1]) };
+          principal = { kind: "token", token: await authenticateBearer(deps, m[1]) };
         } catch (err) {
           if (err instanceof AppError && err.code === "invalid_token") {
             return jsonError(res, 401, "invalid_token", err.message, {
@@ -128,7 +128,7 @@ export function mcpRoutes(deps: SidecarDeps): Router {
       // An unclaimed sandbox token writes at most ANON_WRITES_PER_MINUTE times a minute.
       if (principal.kind === "token" && principal.token.kind === "anonymous" && needed.some((a) => a !== "read")) {
         try {
-          await hit(database, { bucket: "sandbox-writes", key: principal.token._id, max: config.ANON_WRITES_PER_MINUTE, windowSeconds: 60 }, "This sandbox token has reached its writes per minute; wait before writing again.");
+          await hit(deps, { bucket: "sandbox-writes", key: principal.token._id, max: config.ANON_WRITES_PER_MINUTE, windowSeconds: 60 }, "This sandbox token has reached its writes per minute; wait before writing again.");
         } catch (err) {
           if (err instanceof AppError && err.code === "rate_limited") {
             return jsonError(res, 429, "rate_limited", err.message, { "Retry-After": String(err.retryAfter ?? 60) });
@@ -137,7 +137,7 @@ export function mcpRoutes(deps: SidecarDeps): Router {
         }
       }
 
-      const server = createMcpServer({ config, database, logger }, principal);
+      const server = createMcpServer(deps, principal);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on("close", () => {
         void transport.close();

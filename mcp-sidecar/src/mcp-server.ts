@@ -2,8 +2,8 @@
 // caller's principal. Tool definitions and JSON schemas are built once per process (tools/).
 import type { Principal } from "@atelier/shared/domain/access";
 import { mcpToolAccess } from "@atelier/shared/domain/access";
-import { getReadablePage } from "@atelier/shared/domain/pages";
-import { listWorkspacesFor } from "@atelier/shared/domain/workspaces";
+import type { Deps } from "@atelier/shared/domain/deps";
+import { listPageResources, readPageResource } from "@atelier/shared/domain/resources";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import type { Logger } from "@atelier/shared/logger";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -28,12 +28,12 @@ function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: code, message }) }] };
 }
 
-export function createMcpServer(deps: Omit<ToolContext, "principal"> & { logger: Logger }, principal: Principal): Server {
+export function createMcpServer(deps: Deps & { logger: Logger }, principal: Principal): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     instructions: INSTRUCTIONS,
   });
-  const ctx: ToolContext = { config: deps.config, database: deps.database, principal };
+  const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, principal };
   const allowed = mcpToolAccess(principal);
 
   server.setRequestHandler(ListToolsRequestSchema, () => toolsListFor(allowed));
@@ -63,36 +63,14 @@ export function createMcpServer(deps: Omit<ToolContext, "principal"> & { logger:
     ],
   }));
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const spaces = await listWorkspacesFor(deps.database, principal);
-    if (spaces.length === 0) return { resources: [] };
-    const pages = await deps.database.c.pages
-      .find({ workspaceId: { $in: spaces.map((w) => w._id) } }, { projection: { slug: 1, title: 1, summary: 1 } })
-      .sort({ updatedAt: -1 })
-      .limit(100)
-      .toArray();
-    return {
-      resources: pages.map((p) => ({ uri: `artifact://${p.slug}`, name: p.slug, title: p.title, description: p.summary || undefined, mimeType: "text/markdown" })),
-    };
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const { resources, nextCursor } = await listPageResources(deps, principal, request.params?.cursor);
+    return nextCursor ? { resources, nextCursor } : { resources };
   });
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const m = /^artifact:\/\/([a-z0-9-]{1,64})$/.exec(request.params.uri);
-    if (!m?.[1]) throw new AppError("not_found", "Resources are artifact://{slug}.");
-    const { page } = await getReadablePage(deps.database, principal, { slug: m[1] }).catch(() => {
-      throw new AppError("not_found", `No readable page at ${request.params.uri}.`);
-    });
-    const parts = [...page.parts].sort((a, b) => a.position - b.position);
-    const markdownOnly = parts.every((p) => p.kind === "markdown");
-    return {
-      contents: [
-        {
-          uri: request.params.uri,
-          mimeType: markdownOnly ? "text/markdown" : "text/html",
-          text: markdownOnly ? `# ${page.title}\n\n${parts.map((p) => p.body).join("\n\n")}` : page.html,
-        },
-      ],
-    };
+    const { uri, mimeType, text } = await readPageResource(deps, principal, request.params.uri);
+    return { contents: [{ uri, mimeType, text }] };
   });
 
   return server;

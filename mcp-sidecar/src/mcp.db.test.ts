@@ -1,6 +1,7 @@
 import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
 import { revokeToken } from "@atelier/shared/domain/tokens";
-import { listAgents, setAgentBlocked, setVisibility } from "@atelier/shared/domain/workspaces";
+import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
+import { setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -138,7 +139,7 @@ describe("public reads without a token", () => {
     await call(writer, "create_page", { slug, title: "Open", body_markdown: "for all", workspace: pubWs });
     const hidden = uniq("hidden");
     await call(writer, "create_page", { slug: hidden, title: "Hidden", body_markdown: "secret" });
-    await setVisibility(sc.database, { kind: "user", user: owner }, pubWs, "public");
+    await setVisibility(sc.deps, { kind: "user", user: owner }, pubWs, "public");
 
     const anon = await connectClient(sc);
     expect((await call(anon, "whoami")).data).toMatchObject({ authenticated: false });
@@ -185,7 +186,7 @@ describe("HTTP-level auth answers", () => {
     const { tokenId, credential } = await makeToken(sc, owner);
     const client = await connectClient(sc, credential);
     expect((await call(client, "whoami")).isError).toBe(false);
-    await revokeToken(sc.database, owner._id, tokenId);
+    await revokeToken(sc.deps, owner._id, tokenId);
     const res = await rawCall(sc, toolCall("whoami"), { authorization: `Bearer ${credential}` });
     expect(res.status).toBe(401);
     await expect(client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow();
@@ -221,16 +222,16 @@ describe("HTTP-level auth answers", () => {
     const { tokenId, credential } = await makeToken(sc, owner, { label: "Cut-off bot" });
     const client = await connectClient(sc, credential);
     expect((await call(client, "create_page", { slug: uniq("before"), title: "t", body_markdown: "x" })).isError).toBe(false);
-    const agents = await listAgents(sc.database, { kind: "user", user: owner }, wsSlug);
+    const agents = await listAgents(sc.deps, { kind: "user", user: owner }, wsSlug);
     expect(agents.find((a) => a.token_id === tokenId)).toMatchObject({ label: "Cut-off bot", acting_for: owner.email, blocked: false });
 
-    await setAgentBlocked(sc.database, { kind: "user", user: owner }, { workspace: wsSlug, tokenId, blocked: true });
+    await setAgentBlocked(sc.deps, { kind: "user", user: owner }, { workspace: wsSlug, tokenId, blocked: true });
     const refused = await call(client, "create_page", { slug: uniq("after"), title: "t", body_markdown: "x" });
     expect(refused.isError).toBe(true);
     expect(JSON.parse(refused.text)).toMatchObject({ error: "forbidden", message: expect.stringContaining("cut this agent off") });
-    expect((await listAgents(sc.database, { kind: "user", user: owner }, wsSlug)).find((a) => a.token_id === tokenId)?.blocked).toBe(true);
+    expect((await listAgents(sc.deps, { kind: "user", user: owner }, wsSlug)).find((a) => a.token_id === tokenId)?.blocked).toBe(true);
 
-    await setAgentBlocked(sc.database, { kind: "user", user: owner }, { workspace: wsSlug, tokenId, blocked: false });
+    await setAgentBlocked(sc.deps, { kind: "user", user: owner }, { workspace: wsSlug, tokenId, blocked: false });
     expect((await call(client, "create_page", { slug: uniq("back"), title: "t", body_markdown: "x" })).isError).toBe(false);
     await client.close();
   });

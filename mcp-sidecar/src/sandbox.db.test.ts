@@ -1,13 +1,11 @@
 // An unclaimed sandbox token through the real MCP client: full authoring in its sandbox and
 // nothing more (SPEC §5.5, §8.1).
-import { createMailer } from "@atelier/shared/domain/mail";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, rawCall, startTestSidecar, toolCall, type TestSidecar } from "./testing";
 
 async function sandbox(sc: TestSidecar) {
-  const mailer = createMailer(sc.config);
-  return registerAnonymous({ config: sc.config, database: sc.database, mailer }, { agentLabel: "Sandbox bot", requesterIp: `10.0.0.${Math.floor(Math.random() * 250)}` });
+  return registerAnonymous(sc.deps, { agentLabel: "Sandbox bot", requesterIp: `10.0.0.${Math.floor(Math.random() * 250)}` });
 }
 
 type Result = { isError?: boolean; content: unknown; structuredContent?: unknown };
@@ -90,8 +88,10 @@ describe("an unclaimed sandbox token", () => {
 });
 
 describe("sandbox caps", () => {
+  // The cap counts everything stored: each version's content twice (the page and its
+  // revision), its rendered document, and the activity feed.
   it("refuses content past the size cap", async () => {
-    const sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_MAX_BYTES: "4000", ANON_WRITES_PER_MINUTE: "1000" }, "sizecap");
+    const sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_MAX_BYTES: "15000", ANON_WRITES_PER_MINUTE: "1000" }, "sizecap");
     try {
       const reg = await sandbox(sc);
       const client = await connectClient(sc, reg.credential);
@@ -100,7 +100,7 @@ describe("sandbox caps", () => {
       expect(errorOf(big).error).toBe("limit_exceeded");
       const grow = (await client.callTool({ name: "update_page", arguments: { slug: `${reg.sandbox_bucket.slug}-a`, body_markdown: "x".repeat(4500) } })) as Result;
       expect(errorOf(grow).error).toBe("limit_exceeded");
-      expect((await sc.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id }))?.usage.bytes).toBeLessThanOrEqual(4000);
+      expect((await sc.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id }))?.usage.bytes).toBeLessThanOrEqual(15000);
       expect((await client.callTool({ name: "update_page", arguments: { slug: `${reg.sandbox_bucket.slug}-a`, body_markdown: "short" } })).isError).toBeFalsy();
       await client.close();
     } finally {

@@ -1,5 +1,4 @@
 // Micro DB through the real MCP client and the real database.
-import { createMailer } from "@atelier/shared/domain/mail";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -34,7 +33,7 @@ const COLUMNS = [
 ];
 
 beforeAll(async () => {
-  sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_MAX_BYTES: "3000", ANON_WRITES_PER_MINUTE: "1000" }, "tables");
+  sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_MAX_BYTES: "6000", ANON_WRITES_PER_MINUTE: "1000" }, "tables");
   owner = await makeUser(sc, `tables-${Date.now()}@example.com`);
   client = await connectClient(sc, (await makeToken(sc, owner, { label: "Table bot" })).credential);
 });
@@ -151,7 +150,7 @@ describe("tables", () => {
   });
 
   it("counts rows toward an unclaimed sandbox's size cap", async () => {
-    const reg = await registerAnonymous({ config: sc.config, database: sc.database, mailer: createMailer(sc.config) }, { requesterIp: "10.1.1.1" });
+    const reg = await registerAnonymous(sc.deps, { requesterIp: "10.1.1.1" });
     const bot = await connectClient(sc, reg.credential);
     expect((await call(bot, "create_collection", { slug: "notes", name: "Notes", kind: "table", columns: [{ name: "text", type: "text" }] })).isError).toBe(false);
     expect((await call(bot, "insert_rows", { collection: "notes", rows: [{ text: "a".repeat(1500) }] })).isError).toBe(false);
@@ -169,13 +168,13 @@ describe("tables", () => {
     const slug = uniq("reading-page");
     const page = await call(client, "create_page", { slug, title: "What I read", body_markdown: "My list:", tables: [{ collection: table }] });
     expect(page.isError).toBe(false);
-    let html = (await sc.database.c.pages.findOne({ slug }))?.html ?? "";
+    let html = (await sc.database.c.artifacts.findOne({ _id: slug }))?.html ?? "";
     expect(html).toContain("<caption>Reading list</caption>");
     expect(html).toContain('<th scope="col">book</th>');
     expect(html).toContain("Dune &lt;1965&gt;");
     expect(html).toContain('href="https://example.com/dune" rel="nofollow noopener noreferrer"');
     await call(client, "insert_rows", { collection: table, rows: [{ book: "Solaris" }] });
-    html = (await sc.database.c.pages.findOne({ slug }))?.html ?? "";
+    html = (await sc.database.c.artifacts.findOne({ _id: slug }))?.html ?? "";
     expect(html).toContain("Solaris");
   });
 });

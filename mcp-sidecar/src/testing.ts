@@ -5,7 +5,7 @@ import { createUserToken } from "@atelier/shared/domain/tokens";
 import type { Server } from "node:http";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { keepAliveLongerThanPeers } from "@atelier/shared/process";
-import { capturingLogger, testConfig, testDatabase, type TestDatabase } from "@atelier/shared/testing";
+import { capturingLogger, testDatabase, testDeps, type TestDatabase, type TestDeps } from "@atelier/shared/testing";
 import type { Config } from "@atelier/shared/config";
 import type { Scope, UserDoc } from "@atelier/shared/db";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,6 +16,8 @@ export interface TestSidecar {
   url: string;
   config: Config;
   database: TestDatabase;
+  /** Domain deps on the same database (for seeding through the real domain, as another process would). */
+  deps: TestDeps<TestDatabase>;
   logLines: string[];
   close(): Promise<void>;
 }
@@ -26,8 +28,9 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
   // BASE_URL is the sidecar itself, so Origin checks and metadata URLs line up.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = testConfig({ BASE_URL: url, ...env });
-  const app = createSidecarApp({ config, database, logger });
+  const deps = testDeps(database, { BASE_URL: url, ...env });
+  const { config } = deps;
+  const app = createSidecarApp({ ...testDeps(database, { BASE_URL: url, ...env }), logger });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
   });
@@ -35,6 +38,7 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
     url,
     config,
     database,
+    deps,
     logLines: lines,
     async close() {
       server.closeAllConnections();
@@ -45,7 +49,7 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
 }
 
 export async function makeUser(sc: TestSidecar, email: string): Promise<UserDoc> {
-  return findOrCreateConfirmedUser(sc.database, email);
+  return findOrCreateConfirmedUser(sc.deps, email);
 }
 
 export async function makeToken(
@@ -53,7 +57,7 @@ export async function makeToken(
   user: UserDoc,
   opts: { scopes?: Scope[]; label?: string; workspaces?: string[]; expiresInDays?: number } = {},
 ): Promise<{ tokenId: string; credential: string }> {
-  const { token, credential } = await createUserToken(sc.database, sc.config, user, {
+  const { token, credential } = await createUserToken(sc.deps, user, {
     label: opts.label ?? "test agent",
     scopes: opts.scopes ?? ["mcp:read", "mcp:write"],
     expiresInDays: opts.expiresInDays,

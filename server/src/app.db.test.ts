@@ -1,8 +1,7 @@
 import path from "node:path";
 import { connectDatabase } from "@atelier/shared/db";
-import { createMailer } from "@atelier/shared/domain/mail";
 import { REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
-import { capturingLogger, listen, testConfig, testDatabase, type TestDatabase } from "@atelier/shared/testing";
+import { capturingLogger, listen, testDatabase, testDeps, type TestDatabase } from "@atelier/shared/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app";
 
@@ -17,7 +16,7 @@ describe("server /healthz", () => {
 
   it("answers 200 with the database reachable", async () => {
     const { logger } = capturingLogger();
-    const srv = await listen(createApp({ config: testConfig(), database, logger, mailer: createMailer(testConfig()) }));
+    const srv = await listen(createApp({ ...testDeps(database), logger }));
     const res = await fetch(`${srv.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ok", database: "ok" });
@@ -26,7 +25,7 @@ describe("server /healthz", () => {
 
   it("answers an unknown route with the JSON error shape", async () => {
     const { logger } = capturingLogger();
-    const srv = await listen(createApp({ config: testConfig(), database, logger, mailer: createMailer(testConfig()) }));
+    const srv = await listen(createApp({ ...testDeps(database), logger }));
     const res = await fetch(`${srv.url}/nope`);
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -50,7 +49,7 @@ describe("server /healthz while the database is down", () => {
   it("answers 503 while the database is down and 200 again once it is back", async () => {
     const database = await connectDatabase(db.uri, "health", { serverSelectionTimeoutMS: 1_000 });
     const { logger } = capturingLogger();
-    const srv = await listen(createApp({ config: testConfig(), database, logger, mailer: createMailer(testConfig()) }));
+    const srv = await listen(createApp({ ...testDeps(database), logger }));
     expect((await fetch(`${srv.url}/healthz`)).status).toBe(200);
 
     await db.stop();

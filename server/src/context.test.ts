@@ -1,6 +1,5 @@
 import type { Database } from "@atelier/shared/db";
-import { createMailer } from "@atelier/shared/domain/mail";
-import { capturingLogger, listen, testConfig } from "@atelier/shared/testing";
+import { testDeps, capturingLogger, listen, testConfig } from "@atelier/shared/testing";
 import { describe, expect, it } from "vitest";
 import { createApp } from "./app";
 
@@ -21,7 +20,7 @@ describe("tRPC while the database is unreachable", () => {
   it("answers a request with a session cookie 503 unavailable, not 500", async () => {
     const config = testConfig();
     const { logger } = capturingLogger("silent");
-    const http = await listen(createApp({ config, database, logger, mailer: createMailer(config) }));
+    const http = await listen(createApp({ ...testDeps(database), config, logger }));
     try {
       const res = await fetch(`${http.url}/api/trpc/me.get`, { headers: { cookie: "atelier_session=some-session-id" } });
       expect(res.status).toBe(503);

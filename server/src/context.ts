@@ -1,9 +1,8 @@
-import type { Config } from "@atelier/shared/config";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import { TRPCError } from "@trpc/server";
-import type { Database } from "@atelier/shared/db";
 import type { Principal } from "@atelier/shared/domain/access";
-import type { Mailer } from "@atelier/shared/domain/mail";
+import type { Deps as DomainDeps } from "@atelier/shared/domain/deps";
+import { ExactReads } from "@atelier/shared/domain/cache";
 import { resolveSession } from "@atelier/shared/domain/sessions";
 import type { Logger } from "@atelier/shared/logger";
 import type { Request, Response } from "express";
@@ -11,11 +10,9 @@ import { clearSessionCookie, readSessionCookie, setSessionCookie } from "./http/
 
 export type { Principal };
 
-export interface Deps {
-  config: Config;
-  database: Database;
+/** What the server process builds once: the domain's deps and its logger. */
+export interface Deps extends DomainDeps {
   logger: Logger;
-  mailer: Mailer;
 }
 
 /** What a procedure may do to the browser's session cookie (nothing, outside HTTP). */
@@ -34,7 +31,7 @@ export interface Context extends Deps {
 
 const noCookies: SessionCookieJar = { set: () => {}, clear: () => {} };
 
-/** The context without HTTP: what tests use with createCaller. */
+/** The context without HTTP: a principal and the process's deps. */
 export function createContextInner(
   deps: Deps,
   session: { principal: Principal; sessionId: string | null } = { principal: { kind: "nobody" }, sessionId: null },
@@ -46,11 +43,17 @@ export function createContextInner(
 /** The person behind the request's session cookie, or nobody. */
 export async function sessionFromRequest(deps: Deps, req: Request): Promise<{ principal: Principal; sessionId: string | null }> {
   const sessionId = readSessionCookie(req, deps.config.BASE_URL);
-  const user = sessionId ? await resolveSession(deps.database, sessionId) : null;
+  const user = sessionId ? await resolveSession(deps, sessionId) : null;
   return user && sessionId ? { principal: { kind: "user", user }, sessionId } : { principal: { kind: "nobody" }, sessionId: null };
 }
 
+/**
+ * The SPA's procedures read exactly: a person who just changed something must see it, even
+ * when the next request reaches another server process. (Their session may come from the
+ * cache; their changes still drop this process's cached entries at once.)
+ */
 export function createContextFactory(deps: Deps) {
+  const exact: Deps = { ...deps, cache: new ExactReads(deps.cache) };
   return async ({ req, res }: { req: Request; res: Response }): Promise<Context> => {
     let session: Awaited<ReturnType<typeof sessionFromRequest>>;
     try {
@@ -62,7 +65,7 @@ export function createContextFactory(deps: Deps) {
       if (translated instanceof AppError) throw new TRPCError({ code: translated.rule.trpc, message: translated.message, cause: translated });
       throw err;
     }
-    return createContextInner(deps, session, {
+    return createContextInner(exact, session, {
       set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
       clear: () => clearSessionCookie(res, deps.config.BASE_URL),
     });

@@ -1,5 +1,6 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
+import { ReadCache } from "@atelier/shared/domain/cache";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
 import { createLogger } from "@atelier/shared/logger";
@@ -11,10 +12,11 @@ const logger = createLogger({ name: "server", level: config.LOG_LEVEL });
 const database = await connectWithRetry(config, logger, "atelier-server");
 const mailer = createMailer(config);
 if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the development outbox in DATA_DIR/outbox and the console");
-const server = createApp({ config, database, logger, mailer }).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
+const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
+const server = createApp({ config, database, logger, mailer, cache }).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
-const sweeper = startSweeper({ database, config }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
+const sweeper = startSweeper({ database, config, cache }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
   server,

@@ -1,5 +1,6 @@
 // A whole server for tests: the real app on a loopback port, the real database (a fresh
 // one per call), real SMTP to a server inside the test, and a logger whose lines are kept.
+import { ReadCache } from "@atelier/shared/domain/cache";
 import { createMailer } from "@atelier/shared/domain/mail";
 import {
   capturingLogger,
@@ -30,7 +31,7 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
   const config = testConfig({ SMTP_URL: smtp.url, ...env });
   const { logger, lines } = capturingLogger("debug");
   const mailer = createMailer(config);
-  const deps: Deps = { config, database, logger, mailer };
+  const deps: Deps = { config, database, logger, mailer, cache: new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES) };
   const http = await listen(createApp(deps));
   return {
     url: http.url,

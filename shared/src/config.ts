@@ -99,6 +99,10 @@ const EnvSchema = z.object({
   OTP_SENDS_PER_REGISTRATION_PER_HOUR: int(5, 0, 1_000_000),
   OTP_SENDS_PER_EMAIL_PER_HOUR: int(5, 0, 1_000_000),
   TABLE_MAX_ROWS: int(10_000, 1, 10_000_000),
+  WORKSPACE_MAX_BYTES: int(1024 * 1024 * 1024, 0, 2 ** 50),
+  REVISIONS_KEPT: int(100, 1, 1_000_000),
+  CACHE_TTL_MS: int(1000, 0, 60_000),
+  CACHE_MAX_BYTES: int(64 * 1024 * 1024, 0, 2 ** 40),
   ROW_MAX_BYTES: int(16 * 1024, 64, 1024 * 1024),
   TRUST_PROXY: z
     .string()

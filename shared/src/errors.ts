@@ -120,10 +120,6 @@ export class AppError extends Error {
   }
 }
 
-export function isAppError(err: unknown): err is AppError {
-  return err instanceof AppError;
-}
-
 /** `invalid_request` for field problems; the message names each field, `details.issues` carries the codes. */
 export function invalidInput(issues: FieldIssue[]): AppError {
   const message = issues

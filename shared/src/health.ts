@@ -1,5 +1,10 @@
 import { pingDatabase, type Database } from "./db/index";
 
+/** Whether the database answers a ping now. */
+export function databaseReachable(deps: { database: Database }): Promise<boolean> {
+  return pingDatabase(deps.database);
+}
+
 /** What /healthz answers in every process: 200 with the database reachable, 503 otherwise. */
 export async function healthStatus(database: Database): Promise<{ status: 200 | 503; body: Record<string, string> }> {
   return (await pingDatabase(database))

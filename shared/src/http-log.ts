@@ -4,6 +4,23 @@ import type { IncomingMessage } from "node:http";
 import { pinoHttp, type HttpLogger } from "pino-http";
 import type { Logger } from "./logger";
 
+/**
+ * Path segments that are credentials (a share link's secret, an OAuth interaction id):
+ * replaced before anything is logged. Query strings are never logged at all. The one list,
+ * also mirrored by deploy/nginx.conf's `$atelier_log_uri` map.
+ */
+const SECRET_SEGMENTS: [RegExp, string][] = [
+  [/^\/s\/[^/]+/, "/s/[redacted]"],
+  [/^\/oauth\/interaction\/[^/]+/, "/oauth/interaction/[redacted]"],
+];
+
+/** The path of a request as it may be logged: no query, no credential. */
+export function loggablePath(url: string): string {
+  let path = url.split("?")[0] ?? "";
+  for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
+  return path;
+}
+
 export function createHttpLogger(logger: Logger): HttpLogger {
   return pinoHttp({
     logger,
@@ -11,7 +28,7 @@ export function createHttpLogger(logger: Logger): HttpLogger {
       req: (req: { id: unknown; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split("?")[0],
+        path: loggablePath(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -5,6 +5,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "@atelier/shared/config";
 import type { Database, UserDoc } from "@atelier/shared/db";
+import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createUserToken } from "@atelier/shared/domain/tokens";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
@@ -81,7 +82,7 @@ export function sidecarSdk(): { dir: string; version: string } {
 
 /** A confirmed person (with their private default workspace) and an MCP token of theirs, made through the shared domain. */
 export async function seedAgent(database: Database, config: Config): Promise<{ user: UserDoc; token: string; tokenId: string }> {
-  const user = await findOrCreateConfirmedUser(database, "bench@atelier.localhost");
-  const { token, credential } = await createUserToken(database, config, user, { label: "bench agent", scopes: ["mcp:read", "mcp:write"] });
+  const user = await findOrCreateConfirmedUser({ database }, "bench@atelier.localhost");
+  const { token, credential } = await createUserToken({ database, config, cache: NO_CACHE }, user, { label: "bench agent", scopes: ["mcp:read", "mcp:write"] });
   return { user, token: credential, tokenId: token._id };
 }

@@ -6,6 +6,8 @@
 // SWEEP_INTERVAL_SECONDS in each server process) finishes such writes once they are
 // SWEEP_GRACE_SECONDS old; these helpers find what is left and wait for the sweeper.
 import type { Db } from "mongodb";
+import { collections as collectionsOf } from "@atelier/shared/db";
+import { countUsage } from "@atelier/shared/domain/limits";
 import { withDb } from "./db";
 import { stack } from "./stack";
 
@@ -25,7 +27,9 @@ export interface HalfWritten {
   revisionPending: string[];
   /** Pages without a revision for their current version. */
   missingRevision: string[];
-  /** Workspaces whose stored usage differs from a recount (pages, and bytes of pages and rows). */
+  /** Slugs reserved for a page that was never written (their artifact has no document). */
+  reservedSlugs: string[];
+  /** Workspaces whose stored usage differs from a recount of everything they store. */
   usage: { workspace: string; stored: { pages: number; bytes: number }; counted: { pages: number; bytes: number } }[];
   /** Tables (and page collections) whose rowCount differs from their rows. */
   rowCount: { workspace: string; collection: string; stored: number; counted: number }[];
@@ -55,29 +59,25 @@ export async function findHalfWritten(db: Db, workspaceIds?: string[]): Promise<
     .find(inScope, { projection: { _id: 1, workspaceId: 1, slug: 1, kind: 1, rowCount: 1 } })
     .toArray();
 
+  const reserved = await db
+    .collection<{ _id: string; html: string | null }>("artifacts")
+    .find({ ...inScope, html: null }, { projection: { _id: 1 } })
+    .toArray();
+
   const haveRevision = new Set(revisions.map((r) => `${r.pageId}:${r.version}`));
+  // The same recount the sweeper makes: everything a workspace stores.
+  const database = { c: collectionsOf(db) } as Parameters<typeof countUsage>[0];
   const counted = new Map<string, { pages: number; bytes: number }>();
-  const tally = (wsId: string) => {
-    let c = counted.get(wsId);
-    if (!c) counted.set(wsId, (c = { pages: 0, bytes: 0 }));
-    return c;
-  };
-  for (const p of pages) {
-    const c = tally(p.workspaceId);
-    c.pages++;
-    c.bytes += p.bytes;
-  }
+  for (const w of workspaces) counted.set(w._id, await countUsage(database, w._id));
   const rowsIn = new Map<string, number>();
-  for (const r of rows) {
-    tally(r.workspaceId).bytes += r.bytes;
-    rowsIn.set(r.collectionId, (rowsIn.get(r.collectionId) ?? 0) + 1);
-  }
+  for (const r of rows) rowsIn.set(r.collectionId, (rowsIn.get(r.collectionId) ?? 0) + 1);
   const slugOf = new Map(workspaces.map((w) => [w._id, w.slug]));
 
   return {
     checked: { pages: pages.length, workspaces: workspaces.length, tables: collections.filter((c) => c.kind === "table").length, rows: rows.length },
     revisionPending: pages.filter((p) => p.revisionPending === true).map((p) => `${p.slug} (v${p.version})`),
     missingRevision: pages.filter((p) => !haveRevision.has(`${p._id}:${p.version}`)).map((p) => `${p.slug} (v${p.version})`),
+    reservedSlugs: reserved.map((a) => a._id),
     usage: workspaces
       .map((w) => ({ workspace: w.slug, stored: { pages: w.usage.pages, bytes: w.usage.bytes }, counted: counted.get(w._id) ?? { pages: 0, bytes: 0 } }))
       .filter((u) => u.stored.pages !== u.counted.pages || u.stored.bytes !== u.counted.bytes),
@@ -88,7 +88,7 @@ export async function findHalfWritten(db: Db, workspaceIds?: string[]): Promise<
 }
 
 export const isWhole = (h: HalfWritten): boolean =>
-  h.revisionPending.length === 0 && h.missingRevision.length === 0 && h.usage.length === 0 && h.rowCount.length === 0;
+  h.revisionPending.length === 0 && h.missingRevision.length === 0 && h.reservedSlugs.length === 0 && h.usage.length === 0 && h.rowCount.length === 0;
 
 /** One line for reports: "2 pages marked revisionPending, 1 without …, usage of 1 workspace off". */
 export function describeHalfWritten(h: HalfWritten): string {
@@ -96,6 +96,7 @@ export function describeHalfWritten(h: HalfWritten): string {
   const parts: string[] = [];
   if (h.revisionPending.length) parts.push(`${h.revisionPending.length} page(s) marked revisionPending`);
   if (h.missingRevision.length) parts.push(`${h.missingRevision.length} page(s) without the revision of their current version`);
+  if (h.reservedSlugs.length) parts.push(`${h.reservedSlugs.length} slug(s) reserved for a page never written`);
   for (const u of h.usage) {
     parts.push(`usage of ${u.workspace} off by ${u.stored.pages - u.counted.pages} page(s) and ${u.stored.bytes - u.counted.bytes} bytes`);
   }
@@ -104,7 +105,8 @@ export function describeHalfWritten(h: HalfWritten): string {
 }
 
 /** The details, for a failing assertion. */
-export const detailHalfWritten = (h: HalfWritten): string => JSON.stringify({ revisionPending: h.revisionPending, missingRevision: h.missingRevision, usage: h.usage, rowCount: h.rowCount }, null, 1);
+export const detailHalfWritten = (h: HalfWritten): string =>
+  JSON.stringify({ revisionPending: h.revisionPending, missingRevision: h.missingRevision, reservedSlugs: h.reservedSlugs, usage: h.usage, rowCount: h.rowCount }, null, 1);
 
 /** Longest the sweeper may take: a write becomes due after the grace, then the next sweep (each of two processes) plus a slow machine. */
 export const sweeperDeadlineMs = () => (stack.sweepGraceSeconds + 2 * stack.sweepIntervalSeconds) * 1000 + 20_000;

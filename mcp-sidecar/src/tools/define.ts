@@ -1,16 +1,14 @@
 // One tool a file. Each declares its input and output schemas (zod), its annotations and
 // the access it needs; the JSON schemas are computed once per process, not per request.
-import type { Config } from "@atelier/shared/config";
-import type { Database } from "@atelier/shared/db";
 import type { Principal } from "@atelier/shared/domain/access";
+import type { Deps } from "@atelier/shared/domain/deps";
 import { z } from "zod";
 
 /** read: mcp:read (or no token, for public workspaces); write: mcp:write; admin: mcp:write, never an unclaimed sandbox token. */
 export type ToolAccess = "read" | "write" | "admin";
 
-export interface ToolContext {
-  config: Config;
-  database: Database;
+/** The process's domain deps and who is asking. */
+export interface ToolContext extends Deps {
   principal: Principal;
 }
 

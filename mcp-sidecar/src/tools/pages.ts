@@ -1,21 +1,18 @@
 import {
   createPage as createPageInDomain,
   deletePage as deletePageInDomain,
-  getReadablePage,
+  getPage as getPageInDomain,
   listPages as listPagesInDomain,
   pageHistory,
   searchPages as searchPagesInDomain,
   updatePage as updatePageInDomain,
-  viewOf,
 } from "@atelier/shared/domain/pages";
-import { getReadableWorkspace, listWorkspacesFor } from "@atelier/shared/domain/workspaces";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { CreatePageInputSchema, UpdatePageInputSchema } from "@atelier/shared/schemas/pages";
 import { z } from "zod";
 import { defineTool, READ } from "./define";
 import { CursorSchema, LimitSchema, PageSummaryViewSchema, PageViewSchema, RevisionViewSchema } from "./views";
-
-const summary = <T extends { parts: unknown }>({ parts: _parts, ...rest }: T) => rest;
+import { PageListViewSchema } from "@atelier/shared/schemas/pages";
 
 export const listPages = defineTool({
   name: "list_pages",
@@ -23,13 +20,10 @@ export const listPages = defineTool({
   description: "Lists the pages of a workspace in slug order, a page of results at a time (follow next_cursor).",
   access: "read",
   input: z.object({ workspace: SlugSchema, collection: SlugSchema.optional(), cursor: CursorSchema.optional(), limit: LimitSchema.optional() }).strict(),
-  output: z.object({ pages: z.array(PageSummaryViewSchema), next_cursor: z.string().nullable() }),
+  output: PageListViewSchema,
   annotations: READ,
-  async run(ctx, input) {
-    const workspace = await getReadableWorkspace(ctx.database, ctx.principal, input.workspace);
-    const { pages, nextCursor } = await listPagesInDomain(ctx.database, ctx.principal, { ...input, workspace });
-    const views = await Promise.all(pages.map((p) => viewOf(ctx, p, workspace)));
-    return { pages: views.map(summary), next_cursor: nextCursor };
+  run(ctx, input) {
+    return listPagesInDomain(ctx, ctx.principal, input);
   },
 });
 
@@ -46,8 +40,7 @@ export const getPage = defineTool({
   annotations: READ,
   async run(ctx, input) {
     const by = input.slug !== undefined ? { slug: input.slug } : { pageId: input.page_id ?? "" };
-    const { page, workspace } = await getReadablePage(ctx.database, ctx.principal, by);
-    return { page: await viewOf(ctx, page, workspace) };
+    return { page: await getPageInDomain(ctx, ctx.principal, by) };
   },
 });
 
@@ -59,12 +52,8 @@ export const searchPages = defineTool({
   input: z.object({ query: z.string().trim().min(1).max(200), workspace: SlugSchema.optional() }).strict(),
   output: z.object({ pages: z.array(PageSummaryViewSchema) }),
   annotations: READ,
-  async run(ctx, input) {
-    const workspace = input.workspace ? await getReadableWorkspace(ctx.database, ctx.principal, input.workspace) : undefined;
-    const reachable = workspace ? [] : await listWorkspacesFor(ctx.database, ctx.principal);
-    const found = await searchPagesInDomain(ctx.database, ctx.principal, { query: input.query, workspace, reachable });
-    const views = await Promise.all(found.map(({ page, workspace: ws }) => viewOf(ctx, page, ws)));
-    return { pages: views.map(summary) };
+  run(ctx, input) {
+    return searchPagesInDomain(ctx, ctx.principal, input);
   },
 });
 
@@ -77,7 +66,7 @@ export const getPageHistory = defineTool({
   output: z.object({ versions: z.array(RevisionViewSchema) }),
   annotations: READ,
   async run(ctx, input) {
-    return { versions: await pageHistory(ctx.database, ctx.principal, input.slug) };
+    return { versions: await pageHistory(ctx, ctx.principal, input.slug) };
   },
 });
 
@@ -91,8 +80,7 @@ export const createPage = defineTool({
   output: z.object({ page: PageViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
-    const { page, workspace } = await createPageInDomain(ctx, ctx.principal, input);
-    return { page: await viewOf(ctx, page, workspace) };
+    return { page: (await createPageInDomain(ctx, ctx.principal, input)).page };
   },
 });
 
@@ -106,9 +94,7 @@ export const updatePage = defineTool({
   output: z.object({ page: PageViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
-    const page = await updatePageInDomain(ctx, ctx.principal, input);
-    const { workspace } = await getReadablePage(ctx.database, ctx.principal, { pageId: page._id });
-    return { page: await viewOf(ctx, page, workspace) };
+    return { page: await updatePageInDomain(ctx, ctx.principal, input) };
   },
 });
 

@@ -13,7 +13,7 @@ export const createShareLink = defineTool({
   output: z.object({ url: z.string(), link_id: z.string(), page: z.string().nullable() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
-    const { link, url } = await createShareLinkInDomain(ctx.database, ctx.config.BASE_URL, ctx.principal, input);
-    return { url, link_id: link.linkId, page: input.page ?? null };
+    const link = await createShareLinkInDomain(ctx, ctx.principal, input);
+    return { url: link.url, link_id: link.link_id, page: link.page_slug };
   },
 });

@@ -1,11 +1,18 @@
-import { createCollection as createCollectionInDomain, deleteRow as deleteRowInDomain, insertRows as insertRowsInDomain, listCollections as listCollectionsInDomain, listRows as listRowsInDomain, rowView, tableView, updateRow as updateRowInDomain } from "@atelier/shared/domain/tables";
-import { resolveWorkspaceForWrite } from "@atelier/shared/domain/workspaces";
+import {
+  createCollection as createCollectionInDomain,
+  deleteRow as deleteRowInDomain,
+  insertRows as insertRowsInDomain,
+  listCollections as listCollectionsInDomain,
+  listRows as listRowsInDomain,
+  updateRow as updateRowInDomain,
+} from "@atelier/shared/domain/tables";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import {
   CreateCollectionInputSchema,
   DeleteRowInputSchema,
   InsertRowsInputSchema,
   ListRowsInputSchema,
+  RowListViewSchema,
   RowViewSchema,
   TableViewSchema,
   UpdateRowInputSchema,
@@ -25,8 +32,7 @@ export const createCollection = defineTool({
   output: z.object({ collection: TableViewSchema }),
   annotations: WRITE,
   async run(ctx, input) {
-    const { collection } = await createCollectionInDomain(ctx, ctx.principal, input);
-    return { collection: tableView(collection) };
+    return { collection: await createCollectionInDomain(ctx, ctx.principal, input) };
   },
 });
 
@@ -39,8 +45,7 @@ export const listCollections = defineTool({
   output: z.object({ collections: z.array(TableViewSchema) }),
   annotations: READ,
   async run(ctx, input) {
-    const ws = await resolveWorkspaceForWrite(ctx.database, ctx.principal, input.workspace);
-    return { collections: (await listCollectionsInDomain(ctx.database, ctx.principal, ws)).map(tableView) };
+    return { collections: await listCollectionsInDomain(ctx, ctx.principal, input.workspace) };
   },
 });
 
@@ -51,11 +56,10 @@ export const listRows = defineTool({
     "Reads rows of a table, filtered by equality (column: value) or ranges (column: {gt, gte, lt, lte}), sorted by a column, a page at a time (follow next_cursor; paging is stable while rows are added).",
   access: "read",
   input: ListRowsInputSchema,
-  output: z.object({ table: TableViewSchema, rows: z.array(RowViewSchema), next_cursor: z.string().nullable() }),
+  output: RowListViewSchema,
   annotations: READ,
-  async run(ctx, input) {
-    const { table, rows, nextCursor, insider } = await listRowsInDomain(ctx.database, ctx.principal, input);
-    return { table: tableView(table), rows: rows.map((r) => rowView(r, insider)), next_cursor: nextCursor };
+  run(ctx, input) {
+    return listRowsInDomain(ctx, ctx.principal, input);
   },
 });
 
@@ -67,8 +71,8 @@ export const insertRows = defineTool({
   input: InsertRowsInputSchema,
   output: z.object({ row_ids: z.array(z.string()) }),
   annotations: WRITE,
-  async run(ctx, input) {
-    return { row_ids: (await insertRowsInDomain(ctx, ctx.principal, input)).rowIds };
+  run(ctx, input) {
+    return insertRowsInDomain(ctx, ctx.principal, input);
   },
 });
 
@@ -81,8 +85,7 @@ export const updateRow = defineTool({
   output: z.object({ row: RowViewSchema }),
   annotations: { ...WRITE, destructiveHint: true },
   async run(ctx, input) {
-    const row = await updateRowInDomain(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version });
-    return { row: rowView(row) };
+    return { row: await updateRowInDomain(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version }) };
   },
 });
 
@@ -95,7 +98,6 @@ export const deleteRow = defineTool({
   output: z.object({ deleted: z.object({ row_id: z.string() }) }),
   annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
   async run(ctx, input) {
-    const r = await deleteRowInDomain(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version });
-    return { deleted: { row_id: r.rowId } };
+    return { deleted: await deleteRowInDomain(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version }) };
   },
 });

@@ -1,8 +1,9 @@
-import { createWorkspaceFor, getReadableWorkspace, listWorkspacesFor, setVisibility, workspaceView, addMemberByEmail } from "@atelier/shared/domain/workspaces";
+import { addMemberByEmail } from "@atelier/shared/domain/members";
+import { createWorkspaceFor, getWorkspace as getWorkspaceInDomain, listWorkspaces as listWorkspacesInDomain, setVisibility } from "@atelier/shared/domain/workspaces";
 import { EmailSchema, LabelSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";
-import { WorkspaceViewSchema } from "./views";
+import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const listWorkspaces = defineTool({
   name: "list_workspaces",
@@ -12,9 +13,8 @@ export const listWorkspaces = defineTool({
   input: z.object({}).strict(),
   output: z.object({ workspaces: z.array(WorkspaceViewSchema) }),
   annotations: READ,
-  async run({ database, principal }) {
-    const list = await listWorkspacesFor(database, principal);
-    return { workspaces: list.map((ws) => workspaceView(ws, principal)) };
+  async run(ctx) {
+    return { workspaces: await listWorkspacesInDomain(ctx, ctx.principal) };
   },
 });
 
@@ -26,8 +26,8 @@ export const getWorkspace = defineTool({
   input: z.object({ workspace: SlugSchema.describe("Workspace slug") }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: READ,
-  async run({ database, principal }, input) {
-    return { workspace: workspaceView(await getReadableWorkspace(database, principal, input.workspace), principal) };
+  async run(ctx, input) {
+    return { workspace: await getWorkspaceInDomain(ctx, ctx.principal, input.workspace) };
   },
 });
 
@@ -39,8 +39,8 @@ export const createWorkspace = defineTool({
   input: z.object({ slug: SlugSchema, name: LabelSchema(100) }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  async run({ database, principal }, input) {
-    return { workspace: workspaceView(await createWorkspaceFor(database, principal, input), principal) };
+  async run(ctx, input) {
+    return { workspace: await createWorkspaceFor(ctx, ctx.principal, input) };
   },
 });
 
@@ -52,8 +52,8 @@ export const setWorkspaceVisibility = defineTool({
   input: z.object({ workspace: SlugSchema, visibility: z.enum(["public", "private"]) }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ database, principal }, input) {
-    return { workspace: workspaceView(await setVisibility(database, principal, input.workspace, input.visibility), principal) };
+  async run(ctx, input) {
+    return { workspace: await setVisibility(ctx, ctx.principal, input.workspace, input.visibility) };
   },
 });
 
@@ -65,8 +65,8 @@ export const addCollaborator = defineTool({
   input: z.object({ workspace: SlugSchema, email: EmailSchema, role: z.enum(["editor", "viewer"]) }).strict(),
   output: z.object({ workspace: z.string(), email: z.string(), role: z.enum(["editor", "viewer"]) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run({ database, principal }, input) {
-    await addMemberByEmail(database, principal, input);
+  async run(ctx, input) {
+    await addMemberByEmail(ctx, ctx.principal, input);
     return { workspace: input.workspace, email: input.email, role: input.role };
   },
 });

@@ -2,10 +2,12 @@
 // (DESIGN §2). Routers and tools never touch MongoClient; they get these.
 import type { Collection, CreateIndexesOptions, Db, IndexSpecification } from "mongodb";
 import type {
+  ArtifactDoc,
   AssertionReplayDoc,
   CollectionDoc,
   EventDoc,
   LoginCodeDoc,
+  MetaDoc,
   PageDoc,
   RateLimitDoc,
   RegistrationDoc,
@@ -15,8 +17,10 @@ import type {
   SessionDoc,
   ShareLinkDoc,
   TokenDoc,
+  TokenKeyDoc,
   UserDoc,
   WorkspaceDoc,
+  WorkspaceSlugDoc,
 } from "./documents";
 
 interface IndexDecl {
@@ -29,6 +33,10 @@ const idx = (name: string, key: Record<string, 1 | -1>, unique = false): IndexDe
   options: unique ? { name, unique: true } : { name },
 });
 
+// Hot lookups (a page or workspace by slug, a token by its hash, a session) are by `_id`,
+// the one lookup every supported database serves from an index (FerretDB v1 pushes down
+// nothing else). The secondary indexes below serve MongoDB, and the unique ones guard
+// uniqueness on both.
 const SCHEMA = {
   users: { doc: {} as UserDoc, indexes: [idx("email_unique", { email: 1 }, true)] },
   sessions: { doc: {} as SessionDoc, indexes: [idx("user", { userId: 1 }), idx("expires", { expiresAt: 1 })] },
@@ -38,34 +46,41 @@ const SCHEMA = {
   },
   workspaces: {
     doc: {} as WorkspaceDoc,
-    indexes: [idx("slug_unique", { slug: 1 }, true), idx("member", { "members.userId": 1 })],
+    indexes: [idx("member", { "members.userId": 1 }), idx("sandbox_state", { "sandbox.state": 1 })],
   },
+  workspaceSlugs: { doc: {} as WorkspaceSlugDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("pending", { pending: 1 })] },
   collections: {
     doc: {} as CollectionDoc,
     indexes: [idx("workspace_slug_unique", { workspaceId: 1, slug: 1 }, true)],
   },
   pages: {
     doc: {} as PageDoc,
-    indexes: [idx("slug_unique", { slug: 1 }, true), idx("workspace_slug", { workspaceId: 1, slug: 1 })],
+    indexes: [idx("workspace_slug", { workspaceId: 1, slug: 1 }), idx("pending", { revisionPending: 1 })],
   },
+  artifacts: { doc: {} as ArtifactDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("page", { pageId: 1 })] },
   revisions: {
     doc: {} as RevisionDoc,
-    indexes: [idx("page_version_unique", { pageId: 1, version: 1 }, true)],
+    indexes: [idx("page_version_unique", { pageId: 1, version: 1 }, true), idx("workspace", { workspaceId: 1 })],
   },
-  rows: { doc: {} as RowDoc, indexes: [idx("collection_id", { collectionId: 1, _id: 1 })] },
-  rowRevisions: { doc: {} as RowRevisionDoc, indexes: [idx("row_version", { rowId: 1, version: -1 })] },
+  rows: { doc: {} as RowDoc, indexes: [idx("collection_id", { collectionId: 1, _id: 1 }), idx("workspace", { workspaceId: 1 })] },
+  rowRevisions: { doc: {} as RowRevisionDoc, indexes: [idx("row_version", { rowId: 1, version: -1 }), idx("workspace", { workspaceId: 1 })] },
   tokens: { doc: {} as TokenDoc, indexes: [idx("hash_unique", { hash: 1 }, true), idx("owner", { ownerId: 1 })] },
+  tokenKeys: { doc: {} as TokenKeyDoc, indexes: [idx("token", { tokenId: 1 })] },
   registrations: { doc: {} as RegistrationDoc, indexes: [idx("status_deadline", { status: 1, claimDeadline: 1 })] },
   rateLimits: { doc: {} as RateLimitDoc, indexes: [idx("window_end", { windowEnd: 1 })] },
   events: { doc: {} as EventDoc, indexes: [idx("workspace_at", { workspaceId: 1, at: -1 })] },
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
+  meta: { doc: {} as MetaDoc, indexes: [] },
 } as const;
 
 export type CollectionName = keyof typeof SCHEMA;
 export type Collections = { [K in CollectionName]: Collection<(typeof SCHEMA)[K]["doc"]> };
 
 export const COLLECTION_NAMES = Object.keys(SCHEMA) as CollectionName[];
+
+/** The indexes declared for each collection. */
+export const INDEXES = Object.fromEntries(COLLECTION_NAMES.map((n) => [n, SCHEMA[n].indexes])) as unknown as { [K in CollectionName]: readonly IndexDecl[] };
 
 export function collections(db: Db): Collections {
   const out = {} as Record<CollectionName, Collection>;

@@ -65,8 +65,18 @@ export interface WorkspaceDoc {
   name: string;
   visibility: Visibility;
   ownerId: string | null;
+  /**
+   * One entry per person, changed only by replacing the whole list conditionally on
+   * `membersVersion` (never $push or a dotted $ne: FerretDB v1 matches those through arrays).
+   */
   members: Member[];
+  membersVersion: number;
   sandbox: SandboxInfo | null;
+  /**
+   * True while the workspace is an unclaimed sandbox, whose caps (SPEC §8.1) apply: a
+   * top-level flag, so a cap is one conditional update with a plain equality.
+   */
+  capped: boolean;
   /** Tokens the owner has cut off this workspace (SPEC §1 rule 3). */
   blockedTokenIds: string[];
   usage: { pages: number; bytes: number };
@@ -76,6 +86,11 @@ export interface WorkspaceDoc {
    * writing cannot leave the counters wrong for long.
    */
   usageDirtyAt: Date | null;
+  /**
+   * Set with a visibility change until its pages' artifacts carry the new visibility; the
+   * sweeper finishes a change whose process stopped in between.
+   */
+  visibilitySyncAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -97,6 +112,8 @@ export interface CollectionDoc {
   kind: "pages" | "table";
   isDefault: boolean;
   columns: ColumnDef[];
+  /** Bytes of the definition (name and columns), counted in the workspace's usage. */
+  bytes: number;
   /** Rows in a table, kept with the collection so the cap is one conditional update. */
   rowCount: number;
   /** As WorkspaceDoc.usageDirtyAt, for rowCount. */
@@ -121,12 +138,19 @@ export interface PageDoc {
   summary: string;
   parts: PartDoc[];
   version: number;
+  /** Bytes of this version's content (title, summary, parts). */
   bytes: number;
-  /** Rendered on write so that a read is a lookup. */
-  html: string;
-  /** True from the write of a version until its revision is stored; the sweeper finishes it. */
+  /** True from the write of a version until its revision and rendition are stored; the sweeper finishes it. */
   revisionPending: boolean;
-  etag: string;
+  /**
+   * The version a writer has claimed and is preparing (null when none): the one writer at a
+   * time that may reserve usage for this page, so losers of a race never inflate the counters.
+   */
+  writing: { version: number; since: Date } | null;
+  /** Set when a delete starts: the page is gone for readers, and the sweeper finishes a delete a process left. */
+  deletingAt?: Date | null;
+  /** What the current version changed, kept until its revision is stored (the sweeper may store it). */
+  lastChange: { changes: string[]; restoredFrom: number | null };
   createdBy: Actor;
   updatedBy: Actor;
   createdAt: Date;
@@ -141,8 +165,59 @@ export interface RevisionDoc {
   title: string;
   summary: string;
   parts: PartDoc[];
+  /** What this revision stores (counted in the workspace's usage). */
+  bytes: number;
+  /** The version this one brought back, when it is a restore. */
+  restoredFrom: number | null;
+  /** What changed from the version before ("created", "title", "text", …). */
+  changes: string[];
   actor: Actor;
   createdAt: Date;
+}
+
+/**
+ * A page's public address and what it serves, keyed by the slug so that GET /a/{slug} is
+ * one primary-key lookup: the rendered document, its ETag, and whether anyone may read it
+ * (a copy of the workspace's visibility, narrowed before and widened after the workspace).
+ * `html` is null while a page is being created. A slug that moved keeps answering with a
+ * redirect until `redirect.until`.
+ */
+export interface ArtifactDoc {
+  /** The page slug. */
+  _id: string;
+  pageId: string;
+  workspaceId: string;
+  version: number;
+  html: string | null;
+  etag: string;
+  public: boolean;
+  bytes: number;
+  redirect: { to: string; until: Date } | null;
+  updatedAt: Date;
+}
+
+/** A workspace's slug, keyed by itself: lookups by slug are primary-key lookups, and a slug is unique by construction. */
+export interface WorkspaceSlugDoc {
+  _id: string;
+  workspaceId: string;
+  /** True until the workspace it names exists; the sweeper removes one left pending. */
+  pending: boolean;
+  createdAt: Date;
+}
+
+/** A token's credential hash, keyed by itself: the per-request token lookup is a primary-key lookup. */
+export interface TokenKeyDoc {
+  /** SHA-256 of the whole credential. */
+  _id: string;
+  tokenId: string;
+  createdAt: Date;
+}
+
+/** Applied schema migrations (shared/src/db/migrations.ts). */
+export interface MetaDoc {
+  _id: string;
+  version: number;
+  updatedAt: Date;
 }
 
 export type CellValue = string | number | boolean | null;
@@ -155,6 +230,7 @@ export interface RowRevisionDoc {
   collectionId: string;
   version: number;
   values: Record<string, CellValue> | null;
+  bytes: number;
   deleted: boolean;
   actor: Actor;
   createdAt: Date;
@@ -168,6 +244,8 @@ export interface RowDoc {
   values: Record<string, CellValue>;
   version: number;
   bytes: number;
+  /** As PageDoc.writing: the one writer preparing the next version. */
+  writing: { version: number; since: Date } | null;
   createdBy: Actor;
   updatedBy: Actor;
   createdAt: Date;
@@ -229,7 +307,13 @@ export interface EventDoc {
   workspaceId: string;
   type: string;
   actor: Actor;
-  target: { kind: "page" | "row" | "collection" | "workspace" | "member" | "token"; id: string; label: string };
+  target: { kind: "page" | "row" | "collection" | "workspace" | "member" | "token" | "share_link"; id: string; label: string };
+  /** How many things the event stands for ("added 12 rows"). */
+  count?: number;
+  /** A version brought back, for page.restored. */
+  restoredFrom?: number;
+  /** What it stores (counted in the workspace's usage). */
+  bytes: number;
   at: Date;
 }
 
@@ -250,4 +334,6 @@ export interface ShareLinkDoc {
   createdBy: Actor;
   createdAt: Date;
   revokedAt: Date | null;
+  /** Last time the link opened something (written at most once a minute). */
+  lastUsedAt: Date | null;
 }

@@ -1,8 +1,10 @@
 import { MongoClient, type Db } from "mongodb";
 import { collections, ensureIndexes, type Collections } from "./collections";
+import { migrate } from "./migrations";
 
 export type * from "./documents";
 export { COLLECTION_NAMES, collections, ensureIndexes, type CollectionName, type Collections } from "./collections";
+export { contractViolations, watchContract, type ContractViolation } from "./contract";
 
 /** A connected database: what every domain function receives. */
 export interface Database {
@@ -15,6 +17,8 @@ export interface ConnectOptions {
   /** How long an operation may wait for a reachable server before failing (ms). */
   serverSelectionTimeoutMS?: number;
   appName?: string;
+  /** Emit command events (tests check every command against the storage contract). */
+  monitorCommands?: boolean;
 }
 
 /** Connects, checks the server answers, and makes sure every index exists. */
@@ -22,10 +26,12 @@ export async function connectDatabase(uri: string, dbName: string, opts: Connect
   const client = new MongoClient(uri, {
     serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5_000,
     appName: opts.appName ?? "atelier",
+    monitorCommands: opts.monitorCommands ?? false,
   });
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);
+  await migrate(db);
   return { client, db, c: collections(db) };
 }
 

@@ -1,6 +1,7 @@
 // The one access function (DESIGN §4). Every adapter asks it; none decides on its own.
 import type { Actor, Role, Scope, TokenDoc, UserDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
+import type { ActorView } from "../schemas/common";
 
 /** Who is asking: a signed-in person, an agent's token, or nobody. */
 export type Principal = { kind: "nobody" } | { kind: "user"; user: UserDoc } | { kind: "token"; token: TokenDoc };
@@ -17,9 +18,14 @@ export function isHidden(ws: Pick<WorkspaceDoc, "sandbox">): boolean {
   return ws.sandbox !== null && (ws.sandbox.hiddenAt !== null || ws.sandbox.state === "expired");
 }
 
-function memberRole(ws: AccessWorkspace, userId: string | null): Role | null {
+function memberRole(ws: Pick<WorkspaceDoc, "members">, userId: string | null): Role | null {
   if (!userId) return null;
   return ws.members.find((m) => m.userId === userId)?.role ?? null;
+}
+
+/** A person's role in a workspace, or null when they are not a member. */
+export function roleOf(ws: Pick<WorkspaceDoc, "members">, userId: string): Role | null {
+  return memberRole(ws, userId);
 }
 
 const ROLE_ALLOWS: Record<Role, Record<Action, boolean>> = {
@@ -136,8 +142,13 @@ export function isInsider(principal: Principal, ws: AccessWorkspace): boolean {
   return false;
 }
 
-/** An actor as a reader sees it: outsiders get people's e-mail addresses and ids withheld. */
-export function actorForReader(a: Actor, insider: boolean): { kind: "user" | "agent"; user_id: string | null; token_id: string | null; label: string } {
-  if (insider || a.kind === "agent") return { kind: a.kind, user_id: insider ? a.userId : null, token_id: a.tokenId ?? null, label: a.label };
+/**
+ * An actor as a reader sees it. Members see who (the person, or the agent and the person it
+ * acts for); outsiders see people as "A workspace member" and an agent by its label, with
+ * no ids: nothing that identifies a person (the ids would let them look further).
+ */
+export function actorForReader(a: Actor, insider: boolean): ActorView {
+  if (insider) return { kind: a.kind, user_id: a.userId, token_id: a.tokenId ?? null, label: a.label };
+  if (a.kind === "agent") return { kind: "agent", user_id: null, token_id: null, label: a.label };
   return { kind: "user", user_id: null, token_id: null, label: "A workspace member" };
 }

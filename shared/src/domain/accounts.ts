@@ -1,7 +1,7 @@
 // Passwordless sign-in: a six-digit code by e-mail, then a session.
 import type { UserDoc } from "../db/index";
 import { consumeCode, issueCode } from "./codes";
-import type { DomainDeps } from "./deps";
+import type { Deps } from "./deps";
 import { codeMail } from "./mail";
 import { hit } from "./rate-limits";
 import { createSession } from "./sessions";
@@ -10,14 +10,14 @@ import { normalizeEmail, findOrCreateConfirmedUser } from "./users";
 export const SIGN_IN_CODE_TTL_SECONDS = 600;
 
 /** Sends a sign-in code. The answer is the same whether or not the account exists. */
-export async function requestSignInCode(deps: DomainDeps, rawEmail: string): Promise<{ expiresAt: Date }> {
+export async function requestSignInCode(deps: Deps, rawEmail: string): Promise<{ expiresAt: Date }> {
   const email = normalizeEmail(rawEmail);
   await hit(
-    deps.database,
+    deps,
     { bucket: "code-email", key: email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 },
     "Too many codes were sent to this address; wait before asking again.",
   );
-  const { code, expiresAt } = await issueCode(deps.database, deps.config.SECRET_KEY, {
+  const { code, expiresAt } = await issueCode(deps, {
     purpose: "sign_in",
     subject: email,
     email,
@@ -29,13 +29,13 @@ export async function requestSignInCode(deps: DomainDeps, rawEmail: string): Pro
 
 /** Checks the code; on success the account exists, is confirmed, and a session is open. */
 export async function verifySignInCode(
-  deps: DomainDeps,
+  deps: Deps,
   rawEmail: string,
   code: string,
 ): Promise<{ user: UserDoc; sessionId: string; expiresAt: Date }> {
   const email = normalizeEmail(rawEmail);
-  await consumeCode(deps.database, deps.config.SECRET_KEY, { purpose: "sign_in", subject: email, code });
-  const user = await findOrCreateConfirmedUser(deps.database, email);
-  const { sessionId, expiresAt } = await createSession(deps.database, user._id);
+  await consumeCode(deps, { purpose: "sign_in", subject: email, code });
+  const user = await findOrCreateConfirmedUser(deps, email);
+  const { sessionId, expiresAt } = await createSession(deps, user._id);
   return { user, sessionId, expiresAt };
 }

@@ -3,7 +3,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Config, TrustedIssuer } from "../config";
 import type { Database } from "../db/index";
-import { AppError } from "../errors";
+import { AppError, isDuplicateKey } from "../errors";
 import { nowMs } from "./clock";
 import { normalizeEmail } from "./users";
 
@@ -31,10 +31,10 @@ function bad(why: string): AppError {
 }
 
 export async function verifyIdentityAssertion(
-  database: Database,
-  config: Pick<Config, "BASE_URL" | "TRUSTED_ASSERTION_ISSUERS">,
+  deps: { database: Database; config: Pick<Config, "BASE_URL" | "TRUSTED_ASSERTION_ISSUERS"> },
   jwt: string,
 ): Promise<{ email: string; issuer: string; subject: string | undefined }> {
+  const { database, config } = deps;
   let iss: string | undefined;
   let typ: string | undefined;
   try {
@@ -78,7 +78,7 @@ export async function verifyIdentityAssertion(
   try {
     await database.c.assertionReplays.insertOne({ _id: `${issuer.issuer}|${payload.jti}`, expiresAt: new Date(exp * 1000) });
   } catch (err) {
-    if ((err as { code?: unknown }).code === 11000) throw bad("it has already been used");
+    if (isDuplicateKey(err)) throw bad("it has already been used");
     throw err;
   }
   return { email: normalizeEmail(payload.email), issuer: issuer.issuer, subject: payload.sub };

@@ -1,7 +1,7 @@
 // One-time six-digit codes: sign-in codes and claim OTPs (SPEC §2.6) use this one module.
 // Only a keyed hash is stored; a code expires, is single use, and five wrong tries burn it.
 import type { CodePurpose, Database } from "../db/index";
-import { AppError } from "../errors";
+import { AppError, isDuplicateKey } from "../errors";
 import { hmac, newId, newSixDigitCode, sameDigest } from "../ids";
 import { addSeconds, now } from "./clock";
 
@@ -16,10 +16,11 @@ function codeHash(secretKey: string, purpose: CodePurpose, subject: string, code
  * clear so the caller can e-mail it. Send limits are the caller's to check first.
  */
 export async function issueCode(
-  database: Database,
-  secretKey: string,
+  deps: { database: Database; config: { SECRET_KEY: string } },
   input: { purpose: CodePurpose; subject: string; email: string; ttlSeconds: number },
 ): Promise<{ code: string; expiresAt: Date }> {
+  const { database } = deps;
+  const secretKey = deps.config.SECRET_KEY;
   const code = newSixDigitCode();
   const t = now();
   const expiresAt = addSeconds(t, input.ttlSeconds);
@@ -35,7 +36,7 @@ export async function issueCode(
   try {
     await database.c.loginCodes.updateOne(filter, { $set: fields, $setOnInsert: { _id: newId("otp") } }, { upsert: true });
   } catch (err) {
-    if ((err as { code?: unknown }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
     await database.c.loginCodes.updateOne(filter, { $set: fields });
   }
   return { code, expiresAt };
@@ -47,10 +48,11 @@ export async function issueCode(
  * right code. Returns the e-mail address the code was sent to.
  */
 export async function consumeCode(
-  database: Database,
-  secretKey: string,
+  deps: { database: Database; config: { SECRET_KEY: string } },
   input: { purpose: CodePurpose; subject: string; code: string },
 ): Promise<{ email: string }> {
+  const { database } = deps;
+  const secretKey = deps.config.SECRET_KEY;
   const invalid = () => new AppError("invalid_otp", "That code is wrong, expired or already used. Ask for a new one.");
   if (!/^\d{6}$/.test(input.code)) throw invalid();
   const t = now();

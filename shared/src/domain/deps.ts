@@ -1,10 +1,18 @@
 import type { Config } from "../config";
 import type { Database } from "../db/index";
+import type { ReadCache } from "./cache";
 import type { Mailer } from "./mail";
 
-/** What domain services need; adapters build it once per process. */
-export interface DomainDeps {
+/**
+ * What domain services need, built once per process by the adapters. Every domain
+ * function takes it (or the part it uses) as its first parameter.
+ */
+export interface Deps {
   config: Config;
   database: Database;
   mailer: Mailer;
+  cache: ReadCache;
 }
+
+/** The part of Deps that reading and writing content needs. */
+export type StoreDeps = Pick<Deps, "config" | "database" | "cache">;

@@ -1,30 +1,39 @@
 // Pages (artifacts): living documents with ordered parts, a version, and one revision per
-// version with its actor. Rendered on write; every write goes through the access rules.
-import type { Actor, CollectionDoc, Database, PageDoc, PartDoc, RevisionDoc, WorkspaceDoc } from "../db/index";
-import { AppError } from "../errors";
+// version with its actor. Every write goes through the access rules and `changePage`; every
+// use case returns the view both adapters answer with.
+import type { CollectionDoc, PageDoc, PartDoc, RevisionDoc, WorkspaceDoc } from "../db/index";
+import { AppError, isDuplicateKey } from "../errors";
 import { newId, newPageId } from "../ids";
-import type { CreatePageInput, PageView, UpdatePageInput } from "../schemas/pages";
+import { utf8Bytes } from "../schemas/cells";
+import type { CreatePageInput, PageListView, PageSummaryView, PageView, RevisionView, UpdatePageInput } from "../schemas/pages";
+import { z } from "zod";
 import { actorForReader, actorOf, assertCan, can, isInsider, type Principal } from "./access";
-import { now } from "./clock";
-import type { DomainDeps } from "./deps";
+import { artifactUrl, forgetArtifact, releaseSlug, renderDocument, reserveSlug, writeRendition } from "./artifacts";
+import { addSeconds, now } from "./clock";
+import { decodeCursor, encodeCursor } from "./cursors";
+import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
-import { markUsageChanging, releaseUsage, reserveUsage } from "./limits";
-import { etagOf, renderPage } from "./render";
-import { parseTableViewSpec, renderTableView, type TableViewSpec } from "./tables";
-import { DEFAULT_COLLECTION_SLUG, ensureDefaultCollection, resolveWorkspaceForWrite } from "./workspaces";
+import { contentBytes, EVENT_BYTES, markUsageChanging, releaseUsage, reserveUsage } from "./limits";
+import type { TableViewSpec } from "./table-views";
+import { DEFAULT_COLLECTION_SLUG, ensureDefaultCollection, findWorkspace, readableWorkspace, resolveWorkspaceForWrite, workspacesOf } from "./workspaces";
 
-type PageDeps = Pick<DomainDeps, "database" | "config">;
+export { artifactUrl };
 
-export function artifactUrl(baseUrl: string, slug: string): string {
-  return `${baseUrl}/a/${slug}`;
+const pageSlugKey = (slug: string) => `pageslug:${slug}`;
+const collectionSlugKey = (id: string) => `colslug:${id}`;
+
+// ---- reading ---------------------------------------------------------------------------
+
+/** A collection's slug by id (slugs never change, so a cached one stays right). */
+function collectionSlug(deps: StoreDeps, collectionId: string): Promise<string> {
+  return deps.cache.through(
+    collectionSlugKey(collectionId),
+    async () => (await deps.database.c.collections.findOne({ _id: collectionId }, { projection: { slug: 1 } }))?.slug ?? DEFAULT_COLLECTION_SLUG,
+    { bytes: () => 64 },
+  );
 }
 
-function pageBytes(p: { title: string; summary: string; parts: Pick<PartDoc, "body">[] }): number {
-  return Buffer.byteLength(p.title) + Buffer.byteLength(p.summary) + p.parts.reduce((n, x) => n + Buffer.byteLength(x.body), 0);
-}
-
-export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collectionSlug: string, insider = true): PageView {
-  const actorView = (a: Actor) => actorForReader(a, insider);
+export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collection: string, insider: boolean): PageView {
   return {
     page_id: page._id,
     slug: page.slug,
@@ -32,43 +41,153 @@ export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collect
     summary: page.summary,
     version: page.version,
     workspace: wsSlug,
-    collection: collectionSlug,
+    collection,
     parts: [...page.parts].sort((a, b) => a.position - b.position).map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })),
-    created_by: actorView(page.createdBy),
-    updated_by: actorView(page.updatedBy),
+    created_by: actorForReader(page.createdBy, insider),
+    updated_by: actorForReader(page.updatedBy, insider),
     created_at: page.createdAt.toISOString(),
     updated_at: page.updatedAt.toISOString(),
     artifact_url: artifactUrl(baseUrl, page.slug),
   };
 }
 
-export function collectionView(c: CollectionDoc) {
-  return { id: c._id, slug: c.slug, name: c.name, kind: c.kind };
+async function viewOf(deps: StoreDeps, principal: Principal, page: PageDoc, ws: WorkspaceDoc): Promise<PageView> {
+  return pageView(deps.config.BASE_URL, page, ws.slug, await collectionSlug(deps, page.collectionId), isInsider(principal, ws));
 }
 
-async function resolveCollection(database: Database, ws: WorkspaceDoc, slug: string | undefined): Promise<CollectionDoc> {
-  if (slug === undefined || slug === DEFAULT_COLLECTION_SLUG) await ensureDefaultCollection(database, ws._id);
-  const c = await database.c.collections.findOne({ workspaceId: ws._id, slug: slug ?? DEFAULT_COLLECTION_SLUG });
+const summaryOf = ({ parts: _parts, ...rest }: PageView): PageSummaryView => rest;
+
+/**
+ * A page by slug: the slug's artifact document names the page (that mapping may come from
+ * the cache), and the page, read by id, must still carry the slug.
+ */
+export async function findPageBySlug(deps: StoreDeps, slug: string): Promise<PageDoc | null> {
+  const pageId = await deps.cache.through(
+    pageSlugKey(slug),
+    async () => (await deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1 } }))?.pageId ?? null,
+    { bytes: () => 64 },
+  );
+  if (!pageId) return null;
+  const page = await deps.database.c.pages.findOne({ _id: pageId });
+  if (page && page.slug === slug) return page;
+  deps.cache.delete(pageSlugKey(slug));
+  return null;
+}
+
+/** A page and its workspace, if `principal` may read them; `not_found` otherwise (the same either way). */
+export async function readablePage(deps: StoreDeps, principal: Principal, by: { slug: string } | { pageId: string }): Promise<{ page: PageDoc; ws: WorkspaceDoc }> {
+  const page = "slug" in by ? await findPageBySlug(deps, by.slug) : await deps.database.c.pages.findOne({ _id: by.pageId });
+  const ws = page && !page.deletingAt ? await findWorkspace(deps, page.workspaceId) : null;
+  if (!page || !ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such page.");
+  return { page, ws };
+}
+
+export async function getPage(deps: StoreDeps, principal: Principal, by: { slug: string } | { pageId: string }): Promise<PageView> {
+  const { page, ws } = await readablePage(deps, principal, by);
+  return viewOf(deps, principal, page, ws);
+}
+
+const PagesCursor = z.object({ s: z.string().min(1).max(64) }).strict();
+
+/** Pages of a workspace in slug order, `limit` at a time. */
+export async function listPages(deps: StoreDeps, principal: Principal, input: { workspace: string; collection?: string | undefined; cursor?: string | undefined; limit?: number | undefined }): Promise<PageListView> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
+  const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
+  const filter: Record<string, unknown> = { workspaceId: ws._id };
+  if (input.collection) {
+    const c = await deps.database.c.collections.findOne({ workspaceId: ws._id, slug: input.collection }, { projection: { _id: 1 } });
+    if (!c) throw new AppError("not_found", `No collection "${input.collection}" in this workspace.`);
+    filter.collectionId = c._id;
+  }
+  if (input.cursor) filter.slug = { $gt: decodeCursor(deps.config.SECRET_KEY, "pages", input.cursor, PagesCursor).s };
+  const found = await deps.database.c.pages
+    .find(filter)
+    .sort({ slug: 1 })
+    .limit(limit + 1)
+    .toArray();
+  const page = found.slice(0, limit);
+  const last = page[page.length - 1];
+  const views = await Promise.all(page.map((p) => viewOf(deps, principal, p, ws)));
+  return { pages: views.map(summaryOf), next_cursor: found.length > limit && last ? encodeCursor(deps.config.SECRET_KEY, "pages", { s: last.slug }) : null };
+}
+
+/**
+ * Pages whose title, summary or text contains `query` (case-insensitive), in the named
+ * workspace or in every workspace the principal belongs to. At most 20, by slug.
+ */
+export async function searchPages(deps: StoreDeps, principal: Principal, input: { query: string; workspace?: string | undefined }): Promise<{ pages: PageSummaryView[] }> {
+  const spaces = input.workspace ? [await readableWorkspace(deps, principal, input.workspace)] : await workspacesOf(deps, principal);
+  if (spaces.length === 0) return { pages: [] };
+  const pattern = input.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = { $regex: pattern, $options: "i" };
+  const found = await deps.database.c.pages
+    .find({ workspaceId: { $in: spaces.map((w) => w._id) }, $or: [{ title: re }, { summary: re }, { "parts.body": re }] })
+    .sort({ slug: 1 })
+    .limit(20)
+    .toArray();
+  const byId = new Map(spaces.map((w) => [w._id, w]));
+  const views = await Promise.all(found.flatMap((p) => {
+    const ws = byId.get(p.workspaceId);
+    return ws ? [viewOf(deps, principal, p, ws)] : [];
+  }));
+  return { pages: views.map(summaryOf) };
+}
+
+function revisionView(r: RevisionDoc, insider: boolean): RevisionView {
+  return {
+    version: r.version,
+    title: r.title,
+    summary: r.summary,
+    actor: actorForReader(r.actor, insider),
+    created_at: r.createdAt.toISOString(),
+    restored_from: r.restoredFrom ?? null,
+    changes: (r.changes ?? []).filter((c): c is RevisionView["changes"][number] => ["created", "title", "summary", "text", "tables", "restored"].includes(c)),
+  };
+}
+
+/** Every version kept of a page, newest first, as the principal may see them. */
+export async function pageHistory(deps: StoreDeps, principal: Principal, slug: string): Promise<RevisionView[]> {
+  const { page, ws } = await readablePage(deps, principal, { slug });
+  const revisions = await deps.database.c.revisions.find({ pageId: page._id }).sort({ version: -1 }).limit(500).toArray();
+  const insider = isInsider(principal, ws);
+  return revisions.map((r) => revisionView(r, insider));
+}
+
+async function readableRevision(deps: StoreDeps, principal: Principal, slug: string, version: number): Promise<{ rev: RevisionDoc; insider: boolean }> {
+  const { page, ws } = await readablePage(deps, principal, { slug });
+  const rev = await deps.database.c.revisions.findOne({ _id: `${page._id}:v${version}` });
+  if (!rev) throw new AppError("not_found", `The page has no version ${version} (or it is no longer kept).`);
+  return { rev, insider: isInsider(principal, ws) };
+}
+
+/** One earlier version of a page, whole. */
+export async function getRevision(deps: StoreDeps, principal: Principal, slug: string, version: number) {
+  const { rev, insider } = await readableRevision(deps, principal, slug, version);
+  return { ...revisionView(rev, insider), parts: rev.parts.map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })) };
+}
+
+// ---- writing ---------------------------------------------------------------------------
+
+async function resolveCollection(deps: StoreDeps, ws: WorkspaceDoc, slug: string | undefined): Promise<CollectionDoc> {
+  if (slug === undefined || slug === DEFAULT_COLLECTION_SLUG) await ensureDefaultCollection(deps, ws._id);
+  const c = await deps.database.c.collections.findOne({ workspaceId: ws._id, slug: slug ?? DEFAULT_COLLECTION_SLUG });
   if (!c) throw new AppError("not_found", `No collection "${slug}" in this workspace.`);
   if (c.kind !== "pages") throw new AppError("invalid_request", `"${c.slug}" is a table; pages go into a pages collection.`);
   return c;
 }
 
-/**
- * Stores the revision of a page's current version and clears its pending mark. Idempotent:
- * the sweeper calls it again for a page whose writer stopped in between.
- */
-export async function storeRevision(database: Database, page: PageDoc): Promise<void> {
-  try {
-    await database.c.revisions.insertOne(revisionOf(page, page.updatedBy));
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== 11000) throw err;
-  }
-  await database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { revisionPending: false } });
+function tableParts(specs: TableViewSpec[] | undefined, from: number): PartDoc[] {
+  return (specs ?? []).map((spec, i) => ({ id: newId("prt"), kind: "table_view", body: JSON.stringify(spec), position: from + i }));
 }
 
-function revisionOf(page: PageDoc, actor: Actor): RevisionDoc {
-  return {
+/**
+ * Finishes a written version, each step idempotent (the sweeper runs it again for a page a
+ * process left half-written): its revision, its rendered document, the oldest revisions
+ * beyond REVISIONS_KEPT pruned (their bytes given back), then the pending mark cleared.
+ */
+export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: WorkspaceDoc, html?: string): Promise<void> {
+  const { database, config } = deps;
+  const revision: RevisionDoc = {
     _id: `${page._id}:v${page.version}`,
     pageId: page._id,
     workspaceId: page.workspaceId,
@@ -76,118 +195,192 @@ function revisionOf(page: PageDoc, actor: Actor): RevisionDoc {
     title: page.title,
     summary: page.summary,
     parts: page.parts,
-    actor,
+    bytes: page.bytes,
+    restoredFrom: page.lastChange.restoredFrom,
+    changes: page.lastChange.changes,
+    actor: page.updatedBy,
     createdAt: page.updatedAt,
   };
-}
-
-/** Renders a page's document, with its table_view parts read from their tables now. */
-async function renderWithTables(database: Database, baseUrl: string, workspaceId: string, p: { slug: string; title: string; summary: string; parts: PartDoc[] }): Promise<string> {
-  const tables: Record<string, string> = {};
-  for (const part of p.parts) {
-    if (part.kind === "table_view") tables[part.id] = await renderTableView(database, workspaceId, parseTableViewSpec(part.body));
+  try {
+    await database.c.revisions.insertOne(revision);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
   }
-  return renderPage({ title: p.title, summary: p.summary, parts: p.parts, url: artifactUrl(baseUrl, p.slug), tables });
-}
-
-function tableParts(specs: TableViewSpec[] | undefined, from: number): PartDoc[] {
-  return (specs ?? []).map((spec, i) => ({ id: newId("prt"), kind: "table_view", body: JSON.stringify(spec), position: from + i }));
-}
-
-/** Refreshes the stored document of a page whose tables changed; the version stays. */
-export async function rerenderPage(deps: PageDeps, page: PageDoc): Promise<void> {
-  const html = await renderWithTables(deps.database, deps.config.BASE_URL, page.workspaceId, page);
-  await deps.database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { html, etag: etagOf(html) } });
-}
-
-export interface CreatedPage {
-  page: PageDoc;
-  part: PartDoc;
-  collection: CollectionDoc;
-  workspace: WorkspaceDoc;
+  await writeRendition(deps, page, ws, html ?? (await renderDocument(deps, page)));
+  const oldest = page.version - config.REVISIONS_KEPT;
+  if (oldest >= 1) {
+    const pruned = await database.c.revisions.find({ pageId: page._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
+    if (pruned.length > 0) {
+      const r = await database.c.revisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
+      if (r.deletedCount > 0) await releaseUsage(database, page.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
+    }
+  }
+  await database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { revisionPending: false } });
 }
 
 /** Creates a page with one part. A taken slug is `conflict`, whoever holds it. */
-export async function createPage(deps: PageDeps, principal: Principal, input: CreatePageInput): Promise<CreatedPage> {
-  const { database, config } = deps;
-  const ws = await resolveWorkspaceForWrite(database, principal, input.workspace);
+export async function createPage(deps: StoreDeps, principal: Principal, input: CreatePageInput) {
+  const { database } = deps;
+  const ws = await resolveWorkspaceForWrite(deps, principal, input.workspace);
   assertCan(principal, ws, "write");
-  const collection = await resolveCollection(database, ws, input.collection);
+  const collection = await resolveCollection(deps, ws, input.collection);
   const actor = actorOf(principal);
-  const t = now();
   const part: PartDoc =
     input.body_html !== undefined
       ? { id: newId("prt"), kind: "html", body: input.body_html, position: 0 }
       : { id: newId("prt"), kind: "markdown", body: input.body_markdown ?? "", position: 0 };
   const parts = [part, ...tableParts(input.tables, 1)];
   const summary = input.summary ?? "";
-  const html = await renderWithTables(database, config.BASE_URL, ws._id, { slug: input.slug, title: input.title, summary, parts });
-  const page: PageDoc = {
-    _id: newPageId(),
-    slug: input.slug,
-    workspaceId: ws._id,
-    collectionId: collection._id,
-    title: input.title,
-    summary,
-    parts,
-    version: 1,
-    bytes: pageBytes({ title: input.title, summary, parts }),
-    html,
-    etag: etagOf(html),
-    revisionPending: true,
-    createdBy: actor,
-    updatedBy: actor,
-    createdAt: t,
-    updatedAt: t,
-  };
-  const delta = { pages: 1, bytes: page.bytes };
-  await reserveUsage(database, config, ws, delta);
+  const pageId = newPageId();
+  await reserveSlug(deps, { slug: input.slug, pageId, workspaceId: ws._id });
+  let written = false;
   try {
-    await database.c.pages.insertOne(page);
+    const html = await renderDocument(deps, { slug: input.slug, title: input.title, summary, parts, workspaceId: ws._id });
+    const t = now();
+    const bytes = contentBytes({ title: input.title, summary, parts });
+    const page: PageDoc = {
+      _id: pageId,
+      slug: input.slug,
+      workspaceId: ws._id,
+      collectionId: collection._id,
+      title: input.title,
+      summary,
+      parts,
+      version: 1,
+      bytes,
+      revisionPending: true,
+      writing: null,
+      lastChange: { changes: ["created"], restoredFrom: null },
+      createdBy: actor,
+      updatedBy: actor,
+      createdAt: t,
+      updatedAt: t,
+    };
+    // The page, its first revision, its document and the event.
+    const delta = { pages: 1, bytes: 2 * bytes + utf8Bytes(html) + EVENT_BYTES };
+    await reserveUsage(deps, ws, delta);
+    try {
+      await database.c.pages.insertOne(page);
+    } catch (err) {
+      await releaseUsage(database, ws._id, delta);
+      throw err;
+    }
+    written = true;
+    await finishVersion(deps, page, ws, html);
+    deps.cache.delete(pageSlugKey(page.slug));
+    await recordEvent(deps, { workspaceId: ws._id, type: "page.created", actor, target: { kind: "page", id: page._id, label: page.title } }, { counted: true });
+    return {
+      page: pageView(deps.config.BASE_URL, page, ws.slug, collection.slug, true),
+      part: { id: part.id, kind: part.kind, body: part.body, position: part.position },
+      collection: { id: collection._id, slug: collection.slug, name: collection.name, kind: collection.kind },
+    };
   } catch (err) {
-    await releaseUsage(database, ws._id, delta);
-    if ((err as { code?: unknown }).code === 11000) throw new AppError("conflict", `The slug "${input.slug}" is already used by another page.`);
+    if (!written) await releaseSlug(deps, input.slug, pageId);
     throw err;
   }
-  await storeRevision(database, page);
-  await recordEvent(database, { workspaceId: ws._id, type: "page.created", actor, target: { kind: "page", id: page._id, label: page.slug } });
-  return { page, part, collection, workspace: ws };
 }
 
-/** A page and its workspace, if `principal` may read them; `not_found` otherwise (the same either way). */
-export async function getReadablePage(
-  database: Database,
-  principal: Principal,
-  by: { slug: string } | { pageId: string },
-): Promise<{ page: PageDoc; workspace: WorkspaceDoc }> {
-  const page = await database.c.pages.findOne("slug" in by ? { slug: by.slug } : { _id: by.pageId });
-  const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
-  if (!page || !ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such page.");
-  return { page, workspace: ws };
+interface PageChange {
+  title: string;
+  summary: string;
+  parts: PartDoc[];
+  restoredFrom?: number;
 }
 
-/** The rendered document for the browser routes: two indexed lookups and no rendering. */
-export async function getRenderedArtifact(
-  database: Database,
-  principal: Principal,
-  by: { slug: string } | { pageId: string },
-): Promise<{ html: string; etag: string; isPublic: boolean } | null> {
-  const page = await database.c.pages.findOne("slug" in by ? { slug: by.slug } : { _id: by.pageId }, {
-    projection: { html: 1, etag: 1, workspaceId: 1 },
+const ATTEMPTS = 30;
+
+function versionConflict(current: number, expected: number, why = "someone changed it meanwhile"): AppError {
+  return new AppError("version_conflict", `The page is at version ${current}, not ${expected}; ${why}. Read it again and reapply your change.`, {
+    details: { current_version: current },
   });
-  if (!page) return null;
-  const ws = await database.c.workspaces.findOne(
-    { _id: page.workspaceId },
-    { projection: { _id: 1, visibility: 1, members: 1, sandbox: 1, blockedTokenIds: 1, ownerId: 1 } },
-  );
-  if (!ws || !can(principal, ws, "read")) return null;
-  return { html: page.html, etag: page.etag, isPublic: can({ kind: "nobody" }, ws, "read") };
 }
 
-/** A page as `deps.principal` may see it. */
-export async function viewOf(deps: PageDeps & { principal: Principal }, page: PageDoc, ws: WorkspaceDoc): Promise<PageView> {
-  const c = await deps.database.c.collections.findOne({ _id: page.collectionId }, { projection: { slug: 1 } });
-  return pageView(deps.config.BASE_URL, page, ws.slug, c?.slug ?? DEFAULT_COLLECTION_SLUG, isInsider(deps.principal, ws));
+/** What a change touched, for the history ("title, text"). */
+function changesBetween(before: Pick<PageDoc, "title" | "summary" | "parts">, after: PageChange): string[] {
+  const out: string[] = [];
+  if (after.restoredFrom !== undefined) out.push("restored");
+  if (before.title !== after.title) out.push("title");
+  if (before.summary !== after.summary) out.push("summary");
+  const body = (parts: PartDoc[]) => parts.filter((p) => p.kind !== "table_view").map((p) => `${p.kind}:${p.body}`).join("\u0000");
+  const tables = (parts: PartDoc[]) => parts.filter((p) => p.kind === "table_view").map((p) => p.body).join("\u0000");
+  if (body(before.parts) !== body(after.parts)) out.push("text");
+  if (tables(before.parts) !== tables(after.parts)) out.push("tables");
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Applies `change` to the current page as one new version. One writer at a time prepares a
+ * page's next version: it first claims it (`writing`, conditional on the version read), and
+ * only then renders, reserves usage and writes — so the losers of a race neither render nor
+ * inflate the usage counters. With `expectedVersion`, a page that has moved on (or is being
+ * changed right now) is a `version_conflict`, never an overwrite; without it, the change
+ * applies to whatever is current, waiting its turn.
+ */
+async function changePage(
+  deps: StoreDeps,
+  principal: Principal,
+  slug: string,
+  expectedVersion: number | undefined,
+  eventType: string,
+  change: (page: PageDoc) => PageChange,
+): Promise<PageView> {
+  const { database, config } = deps;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const { page, ws } = await readablePage(deps, principal, { slug });
+    assertCan(principal, ws, "write", "page");
+    if (expectedVersion !== undefined && expectedVersion !== page.version) throw versionConflict(page.version, expectedVersion);
+    const t = now();
+    const stale = addSeconds(t, -config.SWEEP_GRACE_SECONDS);
+    const busy = page.writing !== null && page.writing.since > stale;
+    const claim = { version: page.version + 1, since: t };
+    const claimed =
+      !busy &&
+      (await database.c.pages.updateOne({ _id: page._id, version: page.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] }, { $set: { writing: claim } }))
+        .modifiedCount === 1;
+    if (!claimed) {
+      if (expectedVersion !== undefined) throw versionConflict(page.version, expectedVersion, "someone is changing it at this moment");
+      await sleep(Math.random() * 10 * Math.min(attempt + 1, 8));
+      continue;
+    }
+    const release = () => database.c.pages.updateOne({ _id: page._id, "writing.version": claim.version, "writing.since": claim.since }, { $set: { writing: null } });
+    try {
+      const actor = actorOf(principal);
+      const next = change(page);
+      const html = await renderDocument(deps, { slug: page.slug, title: next.title, summary: next.summary, parts: next.parts, workspaceId: ws._id });
+      const bytes = contentBytes(next);
+      const stored = await database.c.artifacts.findOne({ _id: page.slug }, { projection: { bytes: 1 } });
+      // The page's new content, its new revision, its document's growth and the event.
+      const delta = { pages: 0, bytes: bytes - page.bytes + bytes + utf8Bytes(html) - (stored?.bytes ?? 0) + EVENT_BYTES };
+      await reserveUsage(deps, ws, delta);
+      const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null };
+      const updatedAt = now();
+      const r = await database.c.pages.updateOne(
+        { _id: page._id, version: page.version, "writing.version": claim.version, "writing.since": claim.since },
+        {
+          $set: { title: next.title, summary: next.summary, parts: next.parts, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt },
+        },
+      );
+      if (r.modifiedCount !== 1) {
+        // Our claim went stale and another writer took over: give back and start again.
+        await releaseUsage(database, ws._id, delta);
+        continue;
+      }
+      const written: PageDoc = { ...page, ...next, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt };
+      await finishVersion(deps, written, ws, html);
+      await recordEvent(
+        deps,
+        { workspaceId: ws._id, type: eventType, actor, target: { kind: "page", id: page._id, label: written.title }, ...(next.restoredFrom !== undefined ? { restoredFrom: next.restoredFrom } : {}) },
+        { counted: true },
+      );
+      return viewOf(deps, principal, written, ws);
+    } catch (err) {
+      await release();
+      throw err;
+    }
+  }
+  throw new AppError("version_conflict", "The page is changing too fast; try again.");
 }
 
 function applyBody(parts: PartDoc[], kind: "markdown" | "html", body: string): PartDoc[] {
@@ -197,71 +390,8 @@ function applyBody(parts: PartDoc[], kind: "markdown" | "html", body: string): P
   return sorted.map((p) => (p.id === target.id ? { ...p, kind, body } : p));
 }
 
-interface PageChange {
-  title: string;
-  summary: string;
-  parts: PartDoc[];
-}
-
-/**
- * Applies `change` to the current page as one new version. With `expectedVersion`, a page
- * that has moved on is a `version_conflict` (never an overwrite); without it, the change
- * applies to whatever is current.
- */
-async function changePage(
-  deps: PageDeps,
-  principal: Principal,
-  slug: string,
-  expectedVersion: number | undefined,
-  eventType: string,
-  change: (page: PageDoc) => PageChange,
-): Promise<PageDoc> {
-  const { database, config } = deps;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const { page, workspace: ws } = await getReadablePage(database, principal, { slug });
-    assertCan(principal, ws, "write", "page");
-    if (expectedVersion !== undefined && expectedVersion !== page.version) {
-      throw new AppError("version_conflict", `The page is at version ${page.version}, not ${expectedVersion}; someone changed it meanwhile. Read it again and reapply your change.`, {
-        details: { current_version: page.version },
-      });
-    }
-    const actor = actorOf(principal);
-    const { title, summary, parts } = change(page);
-    const html = await renderWithTables(database, config.BASE_URL, ws._id, { slug: page.slug, title, summary, parts });
-    const next: PageDoc = {
-      ...page,
-      title,
-      summary,
-      parts,
-      version: page.version + 1,
-      bytes: pageBytes({ title, summary, parts }),
-      html,
-      etag: etagOf(html),
-      updatedBy: actor,
-      updatedAt: now(),
-    };
-    const delta = { pages: 0, bytes: next.bytes - page.bytes };
-    await reserveUsage(database, config, ws, delta);
-    const r = await database.c.pages.updateOne(
-      { _id: page._id, version: page.version },
-      { $set: { title, summary, parts, version: next.version, bytes: next.bytes, html, etag: next.etag, revisionPending: true, updatedBy: actor, updatedAt: next.updatedAt } },
-    );
-    if (r.modifiedCount !== 1) {
-      await releaseUsage(database, ws._id, delta);
-      if (expectedVersion !== undefined) {
-        throw new AppError("version_conflict", `Someone changed the page at the same moment; it is no longer at version ${expectedVersion}. Read it again and reapply your change.`);
-      }
-      continue;
-    }
-    await storeRevision(database, next);
-    await recordEvent(database, { workspaceId: ws._id, type: eventType, actor, target: { kind: "page", id: page._id, label: page.slug } });
-    return next;
-  }
-  throw new AppError("version_conflict", "The page is changing too fast; try again.");
-}
-
-/** Changes a page's title, summary or body (see changePage for versions). */
-export async function updatePage(deps: PageDeps, principal: Principal, input: UpdatePageInput): Promise<PageDoc> {
+/** Changes a page's title, summary, body or tables (see changePage for versions). */
+export async function updatePage(deps: StoreDeps, principal: Principal, input: UpdatePageInput): Promise<PageView> {
   return changePage(deps, principal, input.slug, input.expected_version, "page.updated", (page) => {
     let parts = page.parts;
     if (input.body_markdown !== undefined) parts = applyBody(parts, "markdown", input.body_markdown);
@@ -274,110 +404,40 @@ export async function updatePage(deps: PageDeps, principal: Principal, input: Up
   });
 }
 
-/** One earlier version of a page, whole. */
-export async function getRevision(database: Database, principal: Principal, slug: string, version: number): Promise<RevisionDoc & { insider: boolean }> {
-  const { page, workspace } = await getReadablePage(database, principal, { slug });
-  const rev = await database.c.revisions.findOne({ pageId: page._id, version });
-  if (!rev) throw new AppError("not_found", `The page has no version ${version}.`);
-  return { ...rev, insider: isInsider(principal, workspace) };
-}
-
 /** Brings an earlier version back as a new version; nothing in between is lost. */
-export async function restoreRevision(
-  deps: PageDeps,
-  principal: Principal,
-  input: { slug: string; version: number; expected_version?: number },
-): Promise<PageDoc> {
-  const rev = await getRevision(deps.database, principal, input.slug, input.version);
-  return changePage(deps, principal, input.slug, input.expected_version, "page.restored", () => ({ title: rev.title, summary: rev.summary, parts: rev.parts }));
+export async function restoreRevision(deps: StoreDeps, principal: Principal, input: { slug: string; version: number; expected_version?: number | undefined }): Promise<PageView> {
+  const { rev } = await readableRevision(deps, principal, input.slug, input.version);
+  return changePage(deps, principal, input.slug, input.expected_version, "page.restored", () => ({
+    title: rev.title,
+    summary: rev.summary,
+    parts: rev.parts,
+    restoredFrom: rev.version,
+  }));
 }
 
-export async function deletePage(deps: PageDeps, principal: Principal, slug: string): Promise<{ page_id: string; slug: string }> {
-  const { database } = deps;
-  const { page, workspace: ws } = await getReadablePage(database, principal, { slug });
+/** Deletes a page, its history and its address. */
+export async function deletePage(deps: StoreDeps, principal: Principal, slug: string): Promise<{ page_id: string; slug: string }> {
+  const { page, ws } = await readablePage(deps, principal, { slug });
   assertCan(principal, ws, "write", "page");
-  await markUsageChanging(database, ws._id);
-  const r = await database.c.pages.deleteOne({ _id: page._id });
-  if (r.deletedCount !== 1) throw new AppError("not_found", "No such page.");
-  await releaseUsage(database, ws._id, { pages: 1, bytes: page.bytes });
-  await database.c.revisions.deleteMany({ pageId: page._id });
-  await recordEvent(database, { workspaceId: ws._id, type: "page.deleted", actor: actorOf(principal), target: { kind: "page", id: page._id, label: page.slug } });
+  // Marked first: from here on readers see no page, and the sweeper finishes what a stop leaves.
+  const marked = await deps.database.c.pages.updateOne({ _id: page._id, deletingAt: null }, { $set: { deletingAt: now() } });
+  if (marked.modifiedCount !== 1) throw new AppError("not_found", "No such page.");
+  await finishDelete(deps, page);
+  await recordEvent(deps, { workspaceId: ws._id, type: "page.deleted", actor: actorOf(principal), target: { kind: "page", id: page._id, label: page.title } });
   return { page_id: page._id, slug: page.slug };
 }
 
-/** Every version of a page, newest first, as the principal may see them. */
-export async function pageHistory(database: Database, principal: Principal, slug: string) {
-  const { page, workspace } = await getReadablePage(database, principal, { slug });
-  const revisions = await database.c.revisions.find({ pageId: page._id }).sort({ version: -1 }).limit(500).toArray();
-  const insider = isInsider(principal, workspace);
-  return revisions.map((r) => revisionView(r, insider));
-}
-
-export function revisionView(r: RevisionDoc, insider: boolean) {
-  return { version: r.version, title: r.title, summary: r.summary, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() };
-}
-
-/** Pages of a workspace in slug order, `limit` at a time; `cursor` is the last slug seen. */
-export async function listPages(
-  database: Database,
-  principal: Principal,
-  input: { workspace: WorkspaceDoc; collection?: string; cursor?: string; limit?: number },
-): Promise<{ pages: PageDoc[]; nextCursor: string | null }> {
-  assertCan(principal, input.workspace, "read");
-  const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
-  const filter: Record<string, unknown> = { workspaceId: input.workspace._id };
-  if (input.collection) {
-    const c = await database.c.collections.findOne({ workspaceId: input.workspace._id, slug: input.collection });
-    if (!c) throw new AppError("not_found", `No collection "${input.collection}" in this workspace.`);
-    filter.collectionId = c._id;
-  }
-  if (input.cursor) filter.slug = { $gt: decodeCursor(input.cursor) };
-  const pages = await database.c.pages
-    .find(filter, { projection: { html: 0 } })
-    .sort({ slug: 1 })
-    .limit(limit + 1)
-    .toArray();
-  const more = pages.length > limit;
-  const out = more ? pages.slice(0, limit) : pages;
-  const last = out[out.length - 1];
-  return { pages: out, nextCursor: more && last ? encodeCursor(last.slug) : null };
-}
-
-export function encodeCursor(value: string): string {
-  return Buffer.from(value, "utf8").toString("base64url");
-}
-
-export function decodeCursor(cursor: string): string {
-  const v = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!v || v.length > 200) throw new AppError("invalid_request", "cursor: is not one we gave out");
-  return v;
-}
-
-/**
- * Pages whose title, summary or text contains `query` (case-insensitive), in the named
- * workspace or in every workspace the principal belongs to. At most 20, by slug.
- */
-export async function searchPages(
-  database: Database,
-  principal: Principal,
-  input: { query: string; workspace?: WorkspaceDoc; reachable: WorkspaceDoc[] },
-): Promise<{ page: PageDoc; workspace: WorkspaceDoc }[]> {
-  const spaces = input.workspace ? [input.workspace] : input.reachable;
-  const readable = spaces.filter((ws) => can(principal, ws, "read"));
-  if (readable.length === 0) return [];
-  const pattern = input.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const re = { $regex: pattern, $options: "i" };
-  const pages = await database.c.pages
-    .find(
-      { workspaceId: { $in: readable.map((w) => w._id) }, $or: [{ title: re }, { summary: re }, { "parts.body": re }] },
-      { projection: { html: 0 } },
-    )
-    .sort({ slug: 1 })
-    .limit(20)
-    .toArray();
-  const byId = new Map(readable.map((w) => [w._id, w]));
-  return pages.flatMap((page) => {
-    const workspace = byId.get(page.workspaceId);
-    return workspace ? [{ page, workspace }] : [];
-  });
+/** The steps of a delete after its mark, each idempotent: addresses, history, the page, then the usage it held. */
+export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "workspaceId" | "bytes">): Promise<void> {
+  const { database } = deps;
+  await markUsageChanging(database, page.workspaceId);
+  const addresses = await database.c.artifacts.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
+  await database.c.artifacts.deleteMany({ pageId: page._id });
+  for (const a of addresses) forgetArtifact(deps, a._id);
+  deps.cache.delete(pageSlugKey(page.slug));
+  const revisions = await database.c.revisions.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
+  await database.c.revisions.deleteMany({ pageId: page._id });
+  const r = await database.c.pages.deleteOne({ _id: page._id });
+  const freed = (r.deletedCount === 1 ? page.bytes : 0) + revisions.reduce((n, x) => n + x.bytes, 0) + addresses.reduce((n, a) => n + a.bytes, 0);
+  await releaseUsage(database, page.workspaceId, { pages: r.deletedCount, bytes: freed });
 }

@@ -1,7 +1,7 @@
 // Fixed-window counters kept in MongoDB, so every process shares them (DESIGN §1: nothing
 // in process memory decides a limit). One window is one document; the sweeper clears old ones.
 import type { Database } from "../db/index";
-import { AppError } from "../errors";
+import { AppError, isDuplicateKey } from "../errors";
 import { nowMs } from "./clock";
 
 export interface Limit {
@@ -17,7 +17,8 @@ export interface Limit {
  * Counts one hit; throws `rate_limited` (with Retry-After) when it goes over `max`.
  * A limit of 0 refuses everything.
  */
-export async function hit(database: Database, limit: Limit, message = "Too many requests; try again later."): Promise<void> {
+export async function hit(deps: { database: Database }, limit: Limit, message = "Too many requests; try again later."): Promise<void> {
+  const { database } = deps;
   const windowMs = limit.windowSeconds * 1000;
   const t = nowMs();
   const start = Math.floor(t / windowMs) * windowMs;
@@ -28,7 +29,7 @@ export async function hit(database: Database, limit: Limit, message = "Too many 
     count = await increment(database, _id, windowEnd);
   } catch (err) {
     // Two first hits racing on the upsert: the loser increments the winner's document.
-    if ((err as { code?: unknown }).code !== 11000) throw err;
+    if (!isDuplicateKey(err)) throw err;
     count = await increment(database, _id, windowEnd);
   }
   if (count > limit.max) {
@@ -47,7 +48,7 @@ async function increment(database: Database, _id: string, windowEnd: Date): Prom
 }
 
 /** Removes windows that have ended (run by the sweeper). */
-export async function clearEndedWindows(database: Database): Promise<number> {
-  const r = await database.c.rateLimits.deleteMany({ windowEnd: { $lte: new Date(nowMs()) } });
+export async function clearEndedWindows(deps: { database: Database }): Promise<number> {
+  const r = await deps.database.c.rateLimits.deleteMany({ windowEnd: { $lte: new Date(nowMs()) } });
   return r.deletedCount;
 }

@@ -7,7 +7,7 @@ import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { addSeconds, now } from "./clock";
 import { consumeCode, issueCode } from "./codes";
-import type { DomainDeps } from "./deps";
+import type { Deps } from "./deps";
 import { codeMail } from "./mail";
 import { hit } from "./rate-limits";
 import { issueToken } from "./tokens";
@@ -28,14 +28,14 @@ function lowerId(len: number): string {
 }
 
 /** POST /agent/auth with type anonymous: one private sandbox and one token confined to it. */
-export async function registerAnonymous(deps: DomainDeps, input: { agentLabel?: string | undefined; requesterIp: string }) {
+export async function registerAnonymous(deps: Deps, input: { agentLabel?: string | undefined; requesterIp: string }) {
   const { config, database } = deps;
   if (!config.ANONYMOUS_REGISTRATION_ENABLED) {
     throw new AppError("registration_disabled", "Anonymous registration is switched off on this server; ask its owner for a token.");
   }
   const busy = "Too many anonymous registrations; try again later.";
-  await hit(database, { bucket: "anon-reg-ip", key: sha256(input.requesterIp).slice(0, 32), max: config.ANON_REG_PER_IP_PER_DAY, windowSeconds: 86_400 }, busy);
-  await hit(database, { bucket: "anon-reg-global", key: "all", max: config.ANON_REG_GLOBAL_PER_HOUR, windowSeconds: 3_600 }, busy);
+  await hit(deps, { bucket: "anon-reg-ip", key: sha256(input.requesterIp).slice(0, 32), max: config.ANON_REG_PER_IP_PER_DAY, windowSeconds: 86_400 }, busy);
+  await hit(deps, { bucket: "anon-reg-global", key: "all", max: config.ANON_REG_GLOBAL_PER_HOUR, windowSeconds: 3_600 }, busy);
 
   const registrationId = `reg_${newSecret(32)}`;
   const t = now();
@@ -47,7 +47,7 @@ export async function registerAnonymous(deps: DomainDeps, input: { agentLabel?: 
   // The token first (it carries the credential we must return), then the registration that
   // names everything, then the sandbox. Should the process stop between them, the token
   // expires at the deadline and the sweeper retires the rest.
-  const { token, credential } = await issueToken(database, config, {
+  const { token, credential } = await issueToken(deps, {
     ownerId: null,
     kind: "anonymous",
     scopes: SCOPES,
@@ -71,7 +71,7 @@ export async function registerAnonymous(deps: DomainDeps, input: { agentLabel?: 
     createdAt: t,
   };
   await database.c.registrations.insertOne(reg);
-  await createWorkspace(database, {
+  await createWorkspace(deps, {
     id: workspaceId,
     slug,
     name: `${label}'s sandbox`,
@@ -110,21 +110,27 @@ function assertClaimable(reg: RegistrationDoc): void {
   if (reg.claimDeadline <= now()) throw new AppError("claim_window_expired", "The claim window of this registration is over.");
 }
 
-async function sendCode(deps: DomainDeps, reg: RegistrationDoc, email: string, purpose: "claim" | "verified_email"): Promise<void> {
-  const { config, database } = deps;
-  await hit(database, { bucket: "claim-reg", key: reg._id, max: config.OTP_SENDS_PER_REGISTRATION_PER_HOUR, windowSeconds: 3_600 }, "Too many codes were sent for this registration; wait before asking again.");
-  await hit(database, { bucket: "code-email", key: email, max: config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3_600 }, "Too many codes were sent to this address; wait before asking again.");
-  const { code } = await issueCode(database, config.SECRET_KEY, { purpose, subject: reg._id, email, ttlSeconds: config.CLAIM_OTP_TTL_SECONDS });
+/** The send limits of a claim code (per registration, per address), counted before anything is written. */
+async function chargeCodeSend(deps: Deps, regId: string, email: string): Promise<void> {
+  const { config } = deps;
+  await hit(deps, { bucket: "claim-reg", key: regId, max: config.OTP_SENDS_PER_REGISTRATION_PER_HOUR, windowSeconds: 3_600 }, "Too many codes were sent for this registration; wait before asking again.");
+  await hit(deps, { bucket: "code-email", key: email, max: config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3_600 }, "Too many codes were sent to this address; wait before asking again.");
+}
+
+async function sendCode(deps: Deps, regId: string, email: string, purpose: "claim" | "verified_email"): Promise<void> {
+  const { config } = deps;
+  const { code } = await issueCode(deps, { purpose, subject: regId, email, ttlSeconds: config.CLAIM_OTP_TTL_SECONDS });
   await deps.mailer.send(codeMail({ purpose, to: email, code, ttlSeconds: config.CLAIM_OTP_TTL_SECONDS, baseUrl: config.BASE_URL }));
 }
 
 /** Claim-start: e-mails a six-digit code to the person who will own the sandbox. */
-export async function startAnonymousClaim(deps: DomainDeps, input: { claimToken: string; email: string }) {
+export async function startAnonymousClaim(deps: Deps, input: { claimToken: string; email: string }) {
   const reg = await findRegistration(deps.database, input.claimToken);
   if (reg.type !== "anonymous") throw new AppError("invalid_request", "This registration is completed with its code only: send claim_token and otp.");
   assertClaimable(reg);
   const email = normalizeEmail(input.email);
-  await sendCode(deps, reg, email, "claim");
+  await chargeCodeSend(deps, reg._id, email);
+  await sendCode(deps, reg._id, email, "claim");
   await deps.database.c.registrations.updateOne({ _id: reg._id }, { $set: { email } });
   return { status: "otp_sent" as const, registration_id: input.claimToken, claim_token_expires: reg.claimDeadline.toISOString() };
 }
@@ -134,7 +140,11 @@ export async function startAnonymousClaim(deps: DomainDeps, input: { claimToken:
  * becomes permanent; the token becomes claimed-from-anonymous with a fresh expiry, still
  * confined to the sandbox; then the registration is marked claimed.
  */
-export async function finishClaim(deps: { database: Database; config: Pick<DomainDeps["config"], "CLAIMED_TOKEN_TTL_SECONDS"> }, reg: RegistrationDoc, userId: string): Promise<{ expiresAt: Date }> {
+export async function finishClaim(
+  deps: { database: Database; config: Pick<Deps["config"], "CLAIMED_TOKEN_TTL_SECONDS">; cache: Deps["cache"] },
+  reg: RegistrationDoc,
+  userId: string,
+): Promise<{ expiresAt: Date }> {
   const { database, config } = deps;
   const t = reg.claimedAt ?? now();
   if (reg.workspaceId) {
@@ -147,27 +157,31 @@ export async function finishClaim(deps: { database: Database; config: Pick<Domai
           "sandbox.state": "claimed",
           "sandbox.hiddenAt": null,
           "sandbox.deleteAfter": null,
+          capped: false,
           updatedAt: t,
         },
+        $inc: { membersVersion: 1 },
       },
     );
+    deps.cache.delete(`ws:${reg.workspaceId}`);
   }
   const expiresAt = addSeconds(t, config.CLAIMED_TOKEN_TTL_SECONDS);
   if (reg.tokenId) {
-    await database.c.tokens.updateOne({ _id: reg.tokenId, revokedAt: null }, { $set: { kind: "claimed_anonymous", ownerId: userId, expiresAt } });
+    const token = await database.c.tokens.findOneAndUpdate({ _id: reg.tokenId, revokedAt: null }, { $set: { kind: "claimed_anonymous", ownerId: userId, expiresAt } });
+    if (token) deps.cache.delete(`tok:${token.hash}`);
   }
   await database.c.registrations.updateOne({ _id: reg._id, status: "claiming" }, { $set: { status: "claimed" } });
   return { expiresAt };
 }
 
 /** Claim-complete: the right code binds the sandbox to the account for the address it was sent to. */
-export async function completeAnonymousClaim(deps: DomainDeps, input: { claimToken: string; otp: string }) {
+export async function completeAnonymousClaim(deps: Deps, input: { claimToken: string; otp: string }) {
   const { database } = deps;
   const reg = await findRegistration(database, input.claimToken);
   if (reg.type !== "anonymous") throw new AppError("invalid_request", "Not an anonymous registration.");
   assertClaimable(reg);
-  const { email } = await consumeCode(database, deps.config.SECRET_KEY, { purpose: "claim", subject: reg._id, code: input.otp });
-  const user: UserDoc = await findOrCreateConfirmedUser(database, email);
+  const { email } = await consumeCode(deps, { purpose: "claim", subject: reg._id, code: input.otp });
+  const user: UserDoc = await findOrCreateConfirmedUser(deps, email);
   const claimedAt = now();
   const won = await database.c.registrations.updateOne(
     { _id: reg._id, status: "unclaimed", claimDeadline: { $gt: claimedAt } },
@@ -191,12 +205,12 @@ export async function completeAnonymousClaim(deps: DomainDeps, input: { claimTok
 }
 
 /** POST /agent/auth with type verified_email (preview): an OTP to the asserted address, no credential yet. */
-export async function registerVerifiedEmail(deps: DomainDeps, input: { assertion: string; agentLabel?: string | undefined }) {
+export async function registerVerifiedEmail(deps: Deps, input: { assertion: string; agentLabel?: string | undefined }) {
   const { config, database } = deps;
   if (!config.VERIFIED_EMAIL_REGISTRATION_ENABLED) {
     throw new AppError("unsupported_registration_type", "Verified-email registration is a preview that is switched off on this server.");
   }
-  const { email } = await verifyIdentityAssertion(database, config, input.assertion);
+  const { email } = await verifyIdentityAssertion(deps, input.assertion);
   const claimToken = `ct_${newSecret(32)}`;
   const t = now();
   const deadline = addSeconds(t, config.CLAIM_OTP_TTL_SECONDS);
@@ -214,8 +228,10 @@ export async function registerVerifiedEmail(deps: DomainDeps, input: { assertion
     claimedAt: null,
     createdAt: t,
   };
+  // Throttled before anything is written: a refused registration leaves no record.
+  await chargeCodeSend(deps, reg._id, email);
   await database.c.registrations.insertOne(reg);
-  await sendCode(deps, reg, email, "verified_email");
+  await sendCode(deps, reg._id, email, "verified_email");
   return {
     registration_id: reg.publicId,
     registration_type: "verified_email" as const,
@@ -227,11 +243,11 @@ export async function registerVerifiedEmail(deps: DomainDeps, input: { assertion
 }
 
 /** The verified-email claim: the right code and a confirmed account issue a token, shown once. */
-export async function completeVerifiedEmailClaim(deps: DomainDeps, input: { claimToken: string; otp: string }) {
+export async function completeVerifiedEmailClaim(deps: Deps, input: { claimToken: string; otp: string }) {
   const { config, database } = deps;
   const reg = await findRegistration(database, input.claimToken);
   assertClaimable(reg);
-  const { email } = await consumeCode(database, config.SECRET_KEY, { purpose: "verified_email", subject: reg._id, code: input.otp });
+  const { email } = await consumeCode(deps, { purpose: "verified_email", subject: reg._id, code: input.otp });
   const user = await database.c.users.findOne({ email });
   if (!user?.confirmedAt) {
     throw new AppError("account_not_confirmed", "There is no confirmed Atelier account for this address; sign in to the app once to create it, then register again.");
@@ -241,7 +257,7 @@ export async function completeVerifiedEmailClaim(deps: DomainDeps, input: { clai
     { $set: { status: "claimed", claimedBy: user._id, claimedAt: now() } },
   );
   if (won.modifiedCount !== 1) throw new AppError("already_claimed", "This registration has already been claimed.");
-  const { token, credential } = await issueToken(database, config, {
+  const { token, credential } = await issueToken(deps, {
     ownerId: user._id,
     kind: "verified_email",
     scopes: SCOPES,
@@ -261,7 +277,7 @@ export async function completeVerifiedEmailClaim(deps: DomainDeps, input: { clai
 }
 
 /** POST /agent/auth/claim: which flow a body belongs to is decided by the registration. */
-export async function claim(deps: DomainDeps, input: { claimToken: string; email?: string | undefined; otp?: string | undefined }) {
+export async function claim(deps: Deps, input: { claimToken: string; email?: string | undefined; otp?: string | undefined }) {
   const reg = await findRegistration(deps.database, input.claimToken);
   if (reg.type === "verified_email") {
     if (input.otp === undefined) throw new AppError("invalid_request", "This registration is completed with its code: send claim_token and otp.");

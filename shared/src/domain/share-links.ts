@@ -1,72 +1,100 @@
 // Share links: a secret URL that lets anyone holding it read one page, or every page of a
-// private workspace, without an account. Owners make and revoke them; an unclaimed sandbox
-// token never can (SPEC §5.5).
-import type { Database, PageDoc, ShareLinkDoc, WorkspaceDoc } from "../db/index";
+// private workspace, without an account. Owners make, list and revoke them (agents too,
+// with mcp:write, never an unclaimed sandbox's: SPEC §5.5). The secret is stored hashed.
+import type { PageDoc, ShareLinkDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
+import type { ShareLinkView } from "../schemas/workspaces";
 import { actorOf, assertCan, isHidden, type Principal } from "./access";
+import { findPageBySlug } from "./pages";
 import { now } from "./clock";
+import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
-import { getReadableWorkspace } from "./workspaces";
+import { findWorkspace, readableWorkspace } from "./workspaces";
 
-export async function createShareLink(
-  database: Database,
-  baseUrl: string,
-  principal: Principal,
-  input: { workspace: string; page?: string | undefined },
-): Promise<{ link: ShareLinkDoc; url: string }> {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
+const TOUCH_EVERY_MS = 60_000;
+
+async function linkViews(deps: StoreDeps, links: ShareLinkDoc[]): Promise<ShareLinkView[]> {
+  const ids = [...new Set(links.flatMap((l) => (l.pageId ? [l.pageId] : [])))];
+  const pages = ids.length > 0 ? await deps.database.c.pages.find({ _id: { $in: ids } }, { projection: { slug: 1 } }).toArray() : [];
+  const slugOf = new Map(pages.map((p) => [p._id, p.slug]));
+  return links.map((l) => ({
+    link_id: l.linkId,
+    page_id: l.pageId,
+    page_slug: l.pageId ? (slugOf.get(l.pageId) ?? null) : null,
+    created_by: l.createdBy.label,
+    created_at: l.createdAt.toISOString(),
+    last_used_at: l.lastUsedAt ? l.lastUsedAt.toISOString() : null,
+  }));
+}
+
+export async function createShareLink(deps: StoreDeps, principal: Principal, input: { workspace: string; page?: string | undefined }): Promise<ShareLinkView & { url: string }> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "manage");
   if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot be shared.");
   let page: PageDoc | null = null;
   if (input.page) {
-    page = await database.c.pages.findOne({ slug: input.page, workspaceId: ws._id }, { projection: { html: 0 } });
-    if (!page) throw new AppError("not_found", `No page "${input.page}" in this workspace.`);
+    page = await findPageBySlug(deps, input.page);
+    if (!page || page.workspaceId !== ws._id) throw new AppError("not_found", `No page "${input.page}" in this workspace.`);
   }
   const secret = newSecret(24);
-  const link: ShareLinkDoc = { _id: sha256(secret), linkId: newId("shr"), workspaceId: ws._id, pageId: page?._id ?? null, createdBy: actorOf(principal), createdAt: now(), revokedAt: null };
-  await database.c.shareLinks.insertOne(link);
-  await recordEvent(database, { workspaceId: ws._id, type: "share_link.created", actor: link.createdBy, target: { kind: page ? "page" : "workspace", id: page?._id ?? ws._id, label: page?.slug ?? ws.slug } });
-  return { link, url: `${baseUrl}/s/${secret}` };
+  const link: ShareLinkDoc = {
+    _id: sha256(secret),
+    linkId: newId("shr"),
+    workspaceId: ws._id,
+    pageId: page?._id ?? null,
+    createdBy: actorOf(principal),
+    createdAt: now(),
+    revokedAt: null,
+    lastUsedAt: null,
+  };
+  await deps.database.c.shareLinks.insertOne(link);
+  await recordEvent(deps, { workspaceId: ws._id, type: "share_link.created", actor: link.createdBy, target: { kind: page ? "page" : "workspace", id: page?._id ?? ws._id, label: page?.title ?? ws.name } });
+  const [view] = await linkViews(deps, [link]);
+  return { ...(view as ShareLinkView), url: `${deps.config.BASE_URL}/s/${secret}` };
 }
 
-export async function listShareLinks(database: Database, principal: Principal, workspace: string): Promise<ShareLinkDoc[]> {
-  const ws = await getReadableWorkspace(database, principal, workspace);
+export async function listShareLinks(deps: StoreDeps, principal: Principal, workspace: string): Promise<ShareLinkView[]> {
+  const ws = await readableWorkspace(deps, principal, workspace);
   assertCan(principal, ws, "manage");
-  return database.c.shareLinks.find({ workspaceId: ws._id, revokedAt: null }).sort({ createdAt: -1 }).limit(200).toArray();
+  const links = await deps.database.c.shareLinks.find({ workspaceId: ws._id, revokedAt: null }).sort({ createdAt: -1, _id: 1 }).limit(200).toArray();
+  return linkViews(deps, links);
 }
 
-export async function revokeShareLink(database: Database, principal: Principal, input: { workspace: string; linkId: string }): Promise<void> {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
+export async function revokeShareLink(deps: StoreDeps, principal: Principal, input: { workspace: string; linkId: string }): Promise<void> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "manage");
-  const r = await database.c.shareLinks.updateOne({ linkId: input.linkId, workspaceId: ws._id, revokedAt: null }, { $set: { revokedAt: now() } });
+  const r = await deps.database.c.shareLinks.updateOne({ linkId: input.linkId, workspaceId: ws._id, revokedAt: null }, { $set: { revokedAt: now() } });
   if (r.modifiedCount !== 1) throw new AppError("not_found", "No such share link.");
+  await recordEvent(deps, { workspaceId: ws._id, type: "share_link.revoked", actor: actorOf(principal), target: { kind: "share_link", id: input.linkId, label: ws.name } });
 }
 
-/** What a share link opens: the rendered page (by slug within the link's reach), or null. */
+/** What a share link opens: the rendered page (by slug within the link's reach), an index of its pages, or null. */
 export async function resolveShareLink(
-  database: Database,
+  deps: StoreDeps,
   secret: string,
   pageSlug: string | undefined,
 ): Promise<{ kind: "page"; html: string } | { kind: "index"; workspace: WorkspaceDoc; pages: Pick<PageDoc, "slug" | "title" | "summary">[] } | null> {
   if (secret.length < 20 || secret.length > 64) return null;
-  const link = await database.c.shareLinks.findOne({ _id: sha256(secret), revokedAt: null });
-  if (!link) return null;
-  const ws = await database.c.workspaces.findOne({ _id: link.workspaceId });
+  const link = await deps.database.c.shareLinks.findOne({ _id: sha256(secret) });
+  if (!link || link.revokedAt) return null;
+  const ws = await findWorkspace(deps, link.workspaceId);
   if (!ws || isHidden(ws)) return null;
+  const t = now();
+  if (!link.lastUsedAt || t.getTime() - link.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    await deps.database.c.shareLinks.updateOne({ _id: link._id }, { $set: { lastUsedAt: t } });
+  }
+  const documentOf = async (page: PageDoc | null) => {
+    if (!page || page.workspaceId !== ws._id) return null;
+    const a = await deps.database.c.artifacts.findOne({ _id: page.slug }, { projection: { html: 1, pageId: 1 } });
+    return a?.html && a.pageId === page._id ? { kind: "page" as const, html: a.html } : null;
+  };
   if (link.pageId) {
-    const page = await database.c.pages.findOne({ _id: link.pageId }, { projection: { html: 1, slug: 1 } });
+    const page = await deps.database.c.pages.findOne({ _id: link.pageId });
     if (!page || (pageSlug !== undefined && pageSlug !== page.slug)) return null;
-    return { kind: "page", html: page.html };
+    return documentOf(page);
   }
-  if (pageSlug !== undefined) {
-    const page = await database.c.pages.findOne({ slug: pageSlug, workspaceId: ws._id }, { projection: { html: 1 } });
-    return page ? { kind: "page", html: page.html } : null;
-  }
-  const pages = await database.c.pages.find({ workspaceId: ws._id }, { projection: { slug: 1, title: 1, summary: 1 } }).sort({ slug: 1 }).limit(1000).toArray();
+  if (pageSlug !== undefined) return documentOf(await findPageBySlug(deps, pageSlug));
+  const pages = await deps.database.c.pages.find({ workspaceId: ws._id }, { projection: { slug: 1, title: 1, summary: 1 } }).sort({ slug: 1 }).limit(1000).toArray();
   return { kind: "index", workspace: ws, pages };
-}
-
-export function shareLinkView(l: ShareLinkDoc) {
-  return { link_id: l.linkId, page_id: l.pageId, created_by: l.createdBy.label, created_at: l.createdAt.toISOString() };
 }

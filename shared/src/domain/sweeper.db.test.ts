@@ -1,72 +1,123 @@
-// The sweeper finishes content writes that a process left half-done.
+// The sweeper finishes what a stopped process left half-done, and deletes expired sandboxes
+// from every collection that can hold them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { testConfig, testDatabase, type TestDatabase } from "../testing/index";
+import { COLLECTION_NAMES } from "../db/index";
+import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../testing/index";
 import { advanceClock, resetClock } from "./clock";
-import { markUsageChanging } from "./limits";
-import { createPage } from "./pages";
+import { countUsage, markUsageChanging } from "./limits";
+import { createPage, updatePage } from "./pages";
+import { claim, registerAnonymous, startAnonymousClaim } from "./registrations";
 import { sweepOnce } from "./sweeper";
-import { createCollection, insertRows } from "./tables";
+import { createCollection, insertRows, updateRow } from "./tables";
+import { authenticateBearer } from "./tokens";
 import { findOrCreateConfirmedUser } from "./users";
 
 let database: TestDatabase;
-const config = testConfig();
+let deps: TestDeps<TestDatabase>;
 beforeAll(async () => {
   database = await testDatabase("sweeper");
+  deps = testDeps(database);
 });
 afterAll(async () => {
   await database.drop();
 });
 afterEach(() => resetClock());
 
+const pageId = async (slug: string) => (await database.c.artifacts.findOne({ _id: slug }))?.pageId ?? "";
+
 describe("repairs after an interrupted write", () => {
   it("stores the missing revision of a page whose writer stopped before it", async () => {
-    const user = await findOrCreateConfirmedUser(database, "writer@example.com");
-    const { page } = await createPage({ database, config }, { kind: "user", user }, { slug: "cut-short", title: "t", body_markdown: "x" });
+    const user = await findOrCreateConfirmedUser(deps, "writer@example.com");
+    await createPage(deps, { kind: "user", user }, { slug: "cut-short", title: "t", body_markdown: "x" });
+    const id = await pageId("cut-short");
     // What a process leaves when it dies right after writing the page.
-    await database.c.revisions.deleteMany({ pageId: page._id });
-    await database.c.pages.updateOne({ _id: page._id }, { $set: { revisionPending: true } });
+    await database.c.revisions.deleteMany({ pageId: id });
+    await database.c.pages.updateOne({ _id: id }, { $set: { revisionPending: true } });
 
-    expect((await sweepOnce({ database, config })).repaired).toBe(0);
+    expect((await sweepOnce(deps)).repaired).toBe(0);
     advanceClock(61);
-    await sweepOnce({ database, config });
-    const revs = await database.c.revisions.find({ pageId: page._id }).toArray();
+    await sweepOnce(deps);
+    const revs = await database.c.revisions.find({ pageId: id }).toArray();
     expect(revs.map((r) => [r.version, r.actor.label])).toEqual([[1, "writer@example.com"]]);
-    expect((await database.c.pages.findOne({ _id: page._id }))?.revisionPending).toBe(false);
+    expect((await database.c.pages.findOne({ _id: id }))?.revisionPending).toBe(false);
   });
 
-  it("recounts usage and row counts that a reservation moved without a write", async () => {
-    const user = await findOrCreateConfirmedUser(database, "counter@example.com");
+  it("keeps the usage counter equal to what is stored, and recounts one a reservation moved without a write", async () => {
+    const user = await findOrCreateConfirmedUser(deps, "counter@example.com");
     const principal = { kind: "user" as const, user };
-    await createPage({ database, config }, principal, { slug: "counted", title: "t", body_markdown: "hello" });
-    await createCollection({ database, config }, principal, { slug: "nums", name: "Nums", kind: "table", columns: [{ name: "n", type: "number" }] });
-    await insertRows({ database, config }, principal, { collection: "nums", rows: [{ n: 1 }, { n: 2 }] });
+    await createPage(deps, principal, { slug: "counted", title: "t", body_markdown: "hello" });
+    await updatePage(deps, principal, { slug: "counted", body_markdown: "hello again", tables: [{ collection: "nums" }] });
+    await createCollection(deps, principal, { slug: "nums", name: "Nums", kind: "table", columns: [{ name: "n", type: "number" }] });
+    const { row_ids } = await insertRows(deps, principal, { collection: "nums", rows: [{ n: 1 }, { n: 2 }] });
+    await updateRow(deps, principal, { collection: "nums", rowId: row_ids[0] ?? "", values: { n: 10 } });
     const wsId = user.defaultWorkspaceId ?? "";
-    const truth = (await database.c.workspaces.findOne({ _id: wsId }))?.usage;
+    const truth = await countUsage(database, wsId);
+    // Every write kept the counter exact: it equals a full recount of what is stored.
+    expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage).toEqual(truth);
+    expect(truth.pages).toBe(1);
     // Reservations whose writes never happened.
     await database.c.workspaces.updateOne({ _id: wsId }, { $inc: { "usage.pages": 3, "usage.bytes": 5000 }, $set: { usageDirtyAt: new Date() } });
     await database.c.collections.updateOne({ workspaceId: wsId, slug: "nums" }, { $inc: { rowCount: 7 }, $set: { countDirtyAt: new Date() } });
 
     advanceClock(61);
-    await sweepOnce({ database, config });
+    await sweepOnce(deps);
     const ws = await database.c.workspaces.findOne({ _id: wsId });
     expect(ws?.usage).toEqual(truth);
-    expect(ws?.usage.pages).toBe(1);
     expect(ws?.usageDirtyAt).toBeNull();
     expect((await database.c.collections.findOne({ workspaceId: wsId, slug: "nums" }))?.rowCount).toBe(2);
   });
 });
 
 describe("repairs after an interrupted delete", () => {
-  it("recounts when a delete stopped between removing the page and releasing its usage", async () => {
-    const user = await findOrCreateConfirmedUser(database, "deleter@example.com");
-    const { page } = await createPage({ database, config }, { kind: "user", user }, { slug: "to-go", title: "t", body_markdown: "bye" });
+  it("finishes a delete that stopped after its mark, and gives its usage back", async () => {
+    const user = await findOrCreateConfirmedUser(deps, "deleter@example.com");
+    await createPage(deps, { kind: "user", user }, { slug: "to-go", title: "t", body_markdown: "bye" });
+    const id = await pageId("to-go");
     const wsId = user.defaultWorkspaceId ?? "";
-    // deletePage marks the counters, then removes the page; a stop right after that:
+    // deletePage marks the page and the counters; a stop right after that:
+    await database.c.pages.updateOne({ _id: id }, { $set: { deletingAt: new Date() } });
     await markUsageChanging(database, wsId);
-    await database.c.pages.deleteOne({ _id: page._id });
     expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage.pages).toBe(1);
     advanceClock(61);
-    await sweepOnce({ database, config });
-    expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage).toEqual({ pages: 0, bytes: 0 });
+    await sweepOnce(deps);
+    expect(await database.c.pages.findOne({ _id: id })).toBeNull();
+    expect(await database.c.revisions.countDocuments({ pageId: id })).toBe(0);
+    expect(await database.c.artifacts.findOne({ _id: "to-go" })).toBeNull();
+    const usage = (await database.c.workspaces.findOne({ _id: wsId }))?.usage;
+    expect(usage).toEqual(await countUsage(database, wsId));
+    expect(usage?.pages).toBe(0);
+  });
+});
+
+describe("purging an expired sandbox", () => {
+  it("leaves nothing of it in any collection", async () => {
+    const local = testDeps(database, { ANONYMOUS_REGISTRATION_ENABLED: "true" });
+    const reg = await registerAnonymous(local, { agentLabel: "Purge-me agent", requesterIp: "203.0.113.9" });
+    const token = await authenticateBearer(local, reg.credential);
+    const principal = { kind: "token" as const, token };
+    await createPage(local, principal, { slug: "purge-me-page", title: "Doomed", body_markdown: "soon gone" });
+    await updatePage(local, principal, { slug: "purge-me-page", body_markdown: "soon gone, twice" });
+    await createCollection(local, principal, { slug: "purge-table", name: "Doomed table", kind: "table", columns: [{ name: "n", type: "number" }] });
+    const { row_ids } = await insertRows(local, principal, { collection: "purge-table", rows: [{ n: 1 }] });
+    await updateRow(local, principal, { collection: "purge-table", rowId: row_ids[0] ?? "", values: { n: 2 } });
+    // A claim started (a code sent to an address) but never finished.
+    await startAnonymousClaim(local, { claimToken: reg.registration_id, email: "never-finished@example.com" });
+
+    advanceClock(local.config.ANON_CLAIM_WINDOW_SECONDS + 1);
+    await sweepOnce(local);
+    advanceClock(local.config.ANON_RETENTION_SECONDS + 1);
+    const report = await sweepOnce(local);
+    expect(report.purged).toBeGreaterThanOrEqual(1);
+
+    // Every collection there is, searched for anything that names the sandbox.
+    const needles = [reg.sandbox_bucket.id, reg.sandbox_bucket.slug, reg.token_id, "Purge-me agent", "purge-me-page", "never-finished@example.com", "soon gone"];
+    for (const name of COLLECTION_NAMES) {
+      const docs = await database.db.collection(name).find({}).toArray();
+      const hits = docs.filter((d) => needles.some((n) => JSON.stringify(d).includes(n)));
+      expect(hits, `${name} still holds the sandbox's data`).toEqual([]);
+    }
+    // What is left is a stripped record that the registration ended.
+    const late = await claim(local, { claimToken: reg.registration_id, email: "late@example.com" }).catch((e: unknown) => e);
+    expect((late as { code?: string }).code).toBe("claim_window_expired");
   });
 });

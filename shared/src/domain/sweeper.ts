@@ -1,15 +1,17 @@
 // The lifecycle sweeper (DESIGN §8). Each transition is one conditional update that picks a
 // single winner, followed by idempotent steps, so any number of server processes can sweep
-// at once and an interrupted sweep (or claim) is finished by the next one.
-import type { Config } from "../config";
-import type { Database, RegistrationDoc } from "../db/index";
+// at once and an interrupted sweep (or claim, or write) is finished by the next one.
+import type { RegistrationDoc } from "../db/index";
+import { isHidden } from "./access";
+import { syncArtifactVisibility } from "./artifacts";
 import { addSeconds, now } from "./clock";
+import type { StoreDeps } from "./deps";
 import { countUsage } from "./limits";
-import { storeRevision } from "./pages";
+import { finishDelete, finishVersion } from "./pages";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 
-type SweepDeps = { database: Database; config: Pick<Config, "ANON_RETENTION_SECONDS" | "CLAIMED_TOKEN_TTL_SECONDS" | "SWEEP_GRACE_SECONDS"> };
+type SweepDeps = StoreDeps;
 
 export interface SweepReport {
   expired: number;
@@ -19,32 +21,52 @@ export interface SweepReport {
   cleared: number;
 }
 
-
 const BATCH = 100;
 
-async function applyExpiry({ database, config }: SweepDeps, reg: RegistrationDoc): Promise<void> {
+async function applyExpiry(deps: SweepDeps, reg: RegistrationDoc): Promise<void> {
+  const { database, cache } = deps;
   const t = reg.claimDeadline;
-  if (reg.tokenId) await database.c.tokens.updateOne({ _id: reg.tokenId, revokedAt: null }, { $set: { revokedAt: now() } });
+  if (reg.tokenId) {
+    const token = await database.c.tokens.findOneAndUpdate({ _id: reg.tokenId, revokedAt: null }, { $set: { revokedAt: now() } });
+    if (token) cache.delete(`tok:${token.hash}`);
+  }
   if (reg.workspaceId) {
     await database.c.workspaces.updateOne(
-      { _id: reg.workspaceId, "sandbox.state": { $in: ["unclaimed", "expired"] } },
-      { $set: { "sandbox.state": "expired", "sandbox.hiddenAt": t, "sandbox.deleteAfter": addSeconds(t, config.ANON_RETENTION_SECONDS) } },
+      { _id: reg.workspaceId, $or: [{ "sandbox.state": "unclaimed" }, { "sandbox.state": "expired" }] },
+      { $set: { "sandbox.state": "expired", "sandbox.hiddenAt": t, "sandbox.deleteAfter": addSeconds(t, deps.config.ANON_RETENTION_SECONDS) } },
     );
+    cache.delete(`ws:${reg.workspaceId}`);
+    const ws = await database.c.workspaces.findOne({ _id: reg.workspaceId });
+    if (ws) await syncArtifactVisibility(deps, ws);
   }
   await database.c.registrations.updateOne({ _id: reg._id, status: "expiring" }, { $set: { status: "expired" } });
 }
 
-async function applyPurge({ database }: SweepDeps, reg: RegistrationDoc): Promise<void> {
+/**
+ * Deletes everything a sandbox stored, in every collection that can hold it (SPEC §3.1:
+ * permanently deleted), and keeps only a stripped registration record whose status says so.
+ */
+export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "database" | "cache">, reg: RegistrationDoc): Promise<void> {
   const wsId = reg.workspaceId;
   if (wsId) {
-    for (const name of ["pages", "revisions", "rows", "events"] as const) {
-      await database.c[name].deleteMany({ workspaceId: wsId });
-    }
-    await database.c.collections.deleteMany({ workspaceId: wsId });
+    const ws = await database.c.workspaces.findOne({ _id: wsId }, { projection: { slug: 1, sandbox: 1 } });
+    // Only a sandbox that is still hidden and unclaimed is ever purged.
+    if (ws && (ws.sandbox?.state !== "expired" || !isHidden(ws))) return;
+    const byWorkspace = ["pages", "artifacts", "revisions", "rows", "rowRevisions", "events", "collections", "shareLinks", "workspaceSlugs"] as const;
+    for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
     await database.c.workspaces.deleteOne({ _id: wsId, "sandbox.state": "expired" });
+    cache.delete(`ws:${wsId}`);
+    cache.deleteTag(`artws:${wsId}`);
   }
-  if (reg.tokenId) await database.c.tokens.deleteOne({ _id: reg.tokenId, ownerId: null });
-  await database.c.registrations.updateOne({ _id: reg._id, status: "deleting" }, { $set: { status: "deleted" } });
+  if (reg.tokenId) {
+    await database.c.tokenKeys.deleteMany({ tokenId: reg.tokenId });
+    await database.c.tokens.deleteOne({ _id: reg.tokenId, ownerId: null });
+  }
+  await database.c.loginCodes.deleteMany({ subject: reg._id });
+  await database.c.registrations.updateOne(
+    { _id: reg._id, status: "deleting" },
+    { $set: { status: "deleted", tokenId: null, workspaceId: null, agentLabel: null, email: null } },
+  );
 }
 
 export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
@@ -62,7 +84,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     }
   }
 
-  // Hidden and still unclaimed past the retention → sandbox, pages, history removed.
+  // Hidden and still unclaimed past the retention → everything it stored is deleted.
   const stale = await database.c.workspaces
     .find({ "sandbox.state": "expired", "sandbox.deleteAfter": { $lte: t } }, { projection: { _id: 1, sandbox: 1 } })
     .limit(BATCH)
@@ -73,7 +95,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     const won = await database.c.registrations.updateOne({ _id: regId, status: "expired" }, { $set: { status: "deleting" } });
     const reg = await database.c.registrations.findOne({ _id: regId });
     if (won.modifiedCount === 1 && reg) {
-      await applyPurge(deps, reg);
+      await purgeSandbox(deps, reg);
       report.purged++;
     }
   }
@@ -84,15 +106,39 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
       await finishClaim(deps, reg, reg.claimedBy);
       report.claimsFinished++;
     } else if (reg.status === "expiring") await applyExpiry(deps, reg);
-    else if (reg.status === "deleting") await applyPurge(deps, reg);
+    else if (reg.status === "deleting") await purgeSandbox(deps, reg);
   }
 
-  // Content writes cut off between their steps: a page version without its revision, and
-  // usage or row counters that a reservation moved but no write followed.
-  // How long a write may take before its half-done state is treated as abandoned.
+  // Content writes cut off between their steps, once older than the grace period: a page
+  // version without its revision or document, a slug reserved for a page never written,
+  // a workspace slug whose workspace never came, a visibility not yet copied to its pages,
+  // and usage or row counters that a reservation moved but no write followed.
   const settled = addSeconds(t, -deps.config.SWEEP_GRACE_SECONDS);
-  for (const page of await database.c.pages.find({ revisionPending: true, updatedAt: { $lte: settled } }, { projection: { html: 0 } }).limit(BATCH).toArray()) {
-    await storeRevision(database, page);
+  for (const page of await database.c.pages.find({ deletingAt: { $lte: settled } }).limit(BATCH).toArray()) {
+    await finishDelete(deps, page);
+    report.repaired++;
+  }
+  for (const page of await database.c.pages.find({ revisionPending: true, updatedAt: { $lte: settled } }).limit(BATCH).toArray()) {
+    if (page.deletingAt) continue;
+    const ws = await database.c.workspaces.findOne({ _id: page.workspaceId });
+    if (ws) await finishVersion(deps, page, ws);
+    report.repaired++;
+  }
+  for (const a of await database.c.artifacts.find({ html: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } }).limit(BATCH).toArray()) {
+    const page = await database.c.pages.findOne({ _id: a.pageId });
+    const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
+    if (page && ws && page.slug === a._id) await finishVersion(deps, page, ws);
+    else await database.c.artifacts.deleteOne({ _id: a._id, pageId: a.pageId, html: null });
+    report.repaired++;
+  }
+  for (const key of await database.c.workspaceSlugs.find({ pending: true, createdAt: { $lte: settled } }).limit(BATCH).toArray()) {
+    const ws = await database.c.workspaces.findOne({ _id: key.workspaceId }, { projection: { slug: 1 } });
+    if (ws?.slug === key._id) await database.c.workspaceSlugs.updateOne({ _id: key._id }, { $set: { pending: false } });
+    else await database.c.workspaceSlugs.deleteOne({ _id: key._id, workspaceId: key.workspaceId, pending: true });
+    report.repaired++;
+  }
+  for (const ws of await database.c.workspaces.find({ visibilitySyncAt: { $lte: settled } }).limit(BATCH).toArray()) {
+    await syncArtifactVisibility(deps, ws);
     report.repaired++;
   }
   for (const ws of await database.c.workspaces.find({ usageDirtyAt: { $lte: settled } }, { projection: { _id: 1, usageDirtyAt: 1 } }).limit(BATCH).toArray()) {
@@ -110,7 +156,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   await database.c.registrations.updateMany({ type: "verified_email", status: "otp_sent", claimDeadline: { $lte: t } }, { $set: { status: "expired" } });
 
   // Old counters, codes, sessions and assertion ids.
-  report.cleared += await clearEndedWindows(database);
+  report.cleared += await clearEndedWindows(deps);
   report.cleared += (await database.c.loginCodes.deleteMany({ expiresAt: { $lte: addSeconds(t, -86_400) } })).deletedCount;
   report.cleared += (await database.c.sessions.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   report.cleared += (await database.c.assertionReplays.deleteMany({ expiresAt: { $lte: t } })).deletedCount;

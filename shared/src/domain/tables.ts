@@ -1,20 +1,21 @@
 // Micro DB: small data tables as living artifacts. A table is a collection of kind `table`
-// with a column schema; rows are validated against it, versioned, attributed, and count
-// toward the sandbox caps. Pages show tables through `table_view` parts.
-import type { Actor, CellValue, CollectionDoc, ColumnDef, Database, RowDoc, RowRevisionDoc, WorkspaceDoc } from "../db/index";
-import { AppError, invalidCursor, invalidField, invalidInput } from "../errors";
-import { checkCell, checkColumns, utf8Bytes, type ColumnInput } from "../schemas/cells";
+// with a column schema (the rules in shared/src/schemas/cells.ts); rows are validated
+// against it, versioned, attributed, and count toward the workspace's usage. Pages show
+// tables through `table_view` parts (table-views.ts), re-rendered when rows change.
+import type { Actor, CellValue, CollectionDoc, RowDoc, RowRevisionDoc, WorkspaceDoc } from "../db/index";
+import { AppError, invalidField, invalidInput, isDuplicateKey } from "../errors";
 import { newId, newSecret } from "../ids";
+import { checkCell, checkColumns, utf8Bytes, type ColumnInput, type ColumnRule } from "../schemas/cells";
+import type { RowListView, RowRevisionView, RowView, TableView } from "../schemas/tables";
+import { z } from "zod";
 import { actorForReader, actorOf, assertCan, isInsider, type Principal } from "./access";
-import { now } from "./clock";
-import type { DomainDeps } from "./deps";
+import { refreshTableViews } from "./artifacts";
+import { addSeconds, now } from "./clock";
+import { decodeCursor, encodeCursor } from "./cursors";
+import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
-import { markUsageChanging, releaseUsage, reserveUsage } from "./limits";
-import { escapeHtml } from "./render";
-import { rerenderPage } from "./pages";
+import { EVENT_BYTES, markUsageChanging, RECORD_OVERHEAD_BYTES, releaseUsage, reserveUsage } from "./limits";
 import { resolveWorkspaceForWrite } from "./workspaces";
-
-type TableDeps = Pick<DomainDeps, "database" | "config">;
 
 export type { ColumnInput };
 
@@ -29,22 +30,34 @@ function newRowId(): string {
   return `row_${Date.now().toString(36).padStart(9, "0")}${rowSeq.toString(36).padStart(4, "0")}${newSecret(9).replace(/[^A-Za-z0-9]/g, "x")}`;
 }
 
-function validColumns(columns: ColumnInput[]): ColumnDef[] {
-  const r = checkColumns(columns);
-  if (!r.ok) throw invalidInput(r.issues);
-  return r.columns;
+export function tableView(c: CollectionDoc): TableView {
+  return { id: c._id, slug: c.slug, name: c.name, kind: c.kind, columns: c.columns, row_count: c.rowCount };
+}
+
+export function rowView(r: RowDoc, insider: boolean): RowView {
+  return { row_id: r._id, version: r.version, values: r.values, updated_by: actorForReader(r.updatedBy, insider), updated_at: r.updatedAt.toISOString() };
+}
+
+function definitionBytes(c: { name: string; columns: ColumnRule[] }): number {
+  return RECORD_OVERHEAD_BYTES + utf8Bytes(c.name) + utf8Bytes(JSON.stringify(c.columns));
 }
 
 export async function createCollection(
-  deps: TableDeps,
+  deps: StoreDeps,
   principal: Principal,
   input: { workspace?: string | undefined; slug: string; name: string; kind: "pages" | "table"; columns?: ColumnInput[] | undefined },
-): Promise<{ collection: CollectionDoc; workspace: WorkspaceDoc }> {
+): Promise<TableView> {
   const { database } = deps;
-  const ws = await resolveWorkspaceForWrite(database, principal, input.workspace);
+  const ws = await resolveWorkspaceForWrite(deps, principal, input.workspace);
   assertCan(principal, ws, "write");
   if (input.kind === "pages" && input.columns?.length) throw invalidField("columns", "not_allowed", "only tables have columns");
-  const columns = input.kind === "table" ? validColumns(input.columns ?? []) : [];
+  let columns: ColumnRule[] = [];
+  if (input.kind === "table") {
+    const r = checkColumns(input.columns ?? []);
+    if (!r.ok) throw invalidInput(r.issues);
+    columns = r.columns;
+  }
+  const bytes = definitionBytes({ name: input.name, columns });
   const doc: CollectionDoc = {
     _id: newId("col"),
     workspaceId: ws._id,
@@ -53,41 +66,46 @@ export async function createCollection(
     kind: input.kind,
     isDefault: false,
     columns,
+    bytes,
     rowCount: 0,
     countDirtyAt: null,
     createdAt: now(),
   };
+  const delta = { pages: 0, bytes: bytes + EVENT_BYTES };
+  await reserveUsage(deps, ws, delta);
   try {
     await database.c.collections.insertOne(doc);
   } catch (err) {
-    if ((err as { code?: unknown }).code === 11000) throw new AppError("conflict", `This workspace already has a collection "${input.slug}".`);
+    await releaseUsage(database, ws._id, delta);
+    if (isDuplicateKey(err)) throw new AppError("conflict", `This workspace already has a collection "${input.slug}".`);
     throw err;
   }
-  await recordEvent(database, { workspaceId: ws._id, type: "collection.created", actor: actorOf(principal), target: { kind: "collection", id: doc._id, label: doc.slug } });
-  return { collection: doc, workspace: ws };
+  await recordEvent(deps, { workspaceId: ws._id, type: "collection.created", actor: actorOf(principal), target: { kind: "collection", id: doc._id, label: doc.name } }, { counted: true });
+  return tableView(doc);
 }
 
-export async function listCollections(database: Database, principal: Principal, ws: WorkspaceDoc): Promise<CollectionDoc[]> {
-  assertCan(principal, ws, "read");
-  return database.c.collections.find({ workspaceId: ws._id }).sort({ slug: 1 }).limit(500).toArray();
+/** The collections of a workspace (the caller's default one when none is named). */
+export async function listCollections(deps: StoreDeps, principal: Principal, workspace: string | undefined): Promise<TableView[]> {
+  const ws = await resolveWorkspaceForWrite(deps, principal, workspace);
+  return (await deps.database.c.collections.find({ workspaceId: ws._id }).sort({ slug: 1 }).limit(500).toArray()).map(tableView);
 }
 
-/** A table of a workspace the principal may read (`write` when `forWrite`). */
-export async function resolveTable(
-  database: Database,
+/** A table of a workspace the principal may read (`write` when it is for a write). */
+async function resolveTable(
+  deps: StoreDeps,
   principal: Principal,
   input: { workspace?: string | undefined; collection: string },
   action: "read" | "write",
 ): Promise<{ ws: WorkspaceDoc; table: CollectionDoc }> {
-  const ws = await resolveWorkspaceForWrite(database, principal, input.workspace);
+  const ws = await resolveWorkspaceForWrite(deps, principal, input.workspace);
   assertCan(principal, ws, action);
-  const table = await database.c.collections.findOne({ workspaceId: ws._id, slug: input.collection });
+  const table = await deps.database.c.collections.findOne({ workspaceId: ws._id, slug: input.collection });
   if (!table) throw new AppError("not_found", `No table "${input.collection}" in this workspace.`);
   if (table.kind !== "table") throw new AppError("invalid_request", `"${input.collection}" is a pages collection, not a table.`);
   return { ws, table };
 }
 
-function cell(col: ColumnDef, value: unknown, path: string): CellValue {
+function cell(col: ColumnRule, value: unknown, path: string): CellValue {
   const r = checkCell(col, value);
   if (!r.ok) throw invalidField(path, r.problem.code, r.problem.message, r.problem.params);
   return r.value;
@@ -96,6 +114,7 @@ function cell(col: ColumnDef, value: unknown, path: string): CellValue {
 /** A whole row checked against the table: every column present (null when empty), no others. */
 function checkRow(table: CollectionDoc, values: unknown, where: string, base?: Record<string, CellValue>): Record<string, CellValue> {
   if (typeof values !== "object" || values === null || Array.isArray(values)) throw invalidField(where, "not_object", "must be an object of column values");
+  // Column names are people's words: looked up in a Map, never as plain-object keys.
   const given = new Map(Object.entries(values));
   for (const key of given.keys()) {
     if (!table.columns.some((c) => c.name === key)) throw invalidField(`${where}.${key}`, "unknown_column", "the table has no such column", { column: key });
@@ -120,6 +139,7 @@ function revision(row: RowDoc, actor: Actor, deleted = false): RowRevisionDoc {
     collectionId: row.collectionId,
     version: row.version,
     values: deleted ? null : row.values,
+    bytes: RECORD_OVERHEAD_BYTES + (deleted ? 0 : row.bytes),
     deleted,
     actor,
     createdAt: row.updatedAt,
@@ -127,28 +147,29 @@ function revision(row: RowDoc, actor: Actor, deleted = false): RowRevisionDoc {
 }
 
 /** Inserts rows all or nothing: every row is checked first, and a failure undoes the rest. */
-export async function insertRows(
-  deps: TableDeps,
-  principal: Principal,
-  input: { workspace?: string | undefined; collection: string; rows: unknown[] },
-): Promise<{ rowIds: string[] }> {
+export async function insertRows(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rows: unknown[] }): Promise<{ row_ids: string[] }> {
   const { database, config } = deps;
-  if (input.rows.length === 0 || input.rows.length > 500) throw invalidField("rows", input.rows.length === 0 ? "too_few" : "too_many", "send 1 to 500 rows at a time", { min: 1, max: 500 });
-  const { ws, table } = await resolveTable(database, principal, input, "write");
+  if (input.rows.length === 0 || input.rows.length > 500) {
+    throw invalidField("rows", input.rows.length === 0 ? "too_few" : "too_many", "send 1 to 500 rows at a time", { min: 1, max: 500 });
+  }
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
   const actor = actorOf(principal);
   const t = now();
   const rows: RowDoc[] = input.rows.map((r, i) => {
     const values = checkRow(table, r, `rows.${i}`);
     const bytes = rowBytes(values);
     if (bytes > config.ROW_MAX_BYTES) throw invalidField(`rows.${i}`, "too_large", `is ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, { max: config.ROW_MAX_BYTES, size: bytes });
-    return { _id: newRowId(), workspaceId: ws._id, collectionId: table._id, values, version: 1, bytes, createdBy: actor, updatedBy: actor, createdAt: t, updatedAt: t };
+    return { _id: newRowId(), workspaceId: ws._id, collectionId: table._id, values, version: 1, bytes, writing: null, createdBy: actor, updatedBy: actor, createdAt: t, updatedAt: t };
   });
   const n = rows.length;
-  const bytes = rows.reduce((s, r) => s + r.bytes, 0);
+  // Each row and its first revision, and the event.
+  const delta = { pages: 0, bytes: rows.reduce((s, r) => s + 2 * (RECORD_OVERHEAD_BYTES + r.bytes), 0) + EVENT_BYTES };
   const reserved = await database.c.collections.updateOne({ _id: table._id, rowCount: { $lte: config.TABLE_MAX_ROWS - n } }, { $inc: { rowCount: n }, $set: { countDirtyAt: t } });
-  if (reserved.modifiedCount !== 1) throw new AppError("limit_exceeded", `A table holds at most ${config.TABLE_MAX_ROWS} rows.`);
+  if (reserved.modifiedCount !== 1) {
+    throw new AppError("limit_exceeded", `A table holds at most ${config.TABLE_MAX_ROWS} rows.`, { details: { limit: "rows", max: config.TABLE_MAX_ROWS } });
+  }
   try {
-    await reserveUsage(database, config, ws, { pages: 0, bytes });
+    await reserveUsage(deps, ws, delta);
   } catch (err) {
     await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
     throw err;
@@ -160,105 +181,153 @@ export async function insertRows(
     await database.c.rows.deleteMany({ _id: { $in: rows.map((r) => r._id) } });
     await database.c.rowRevisions.deleteMany({ rowId: { $in: rows.map((r) => r._id) } });
     await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
-    await releaseUsage(database, ws._id, { pages: 0, bytes });
+    await releaseUsage(database, ws._id, delta);
     throw err;
   }
-  await recordEvent(database, { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: `${table.slug} (+${n})` } });
-  await refreshTableViews(deps, ws._id, table.slug);
-  return { rowIds: rows.map((r) => r._id) };
+  await recordEvent(deps, { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n }, { counted: true });
+  await refreshTableViews(deps, ws, table.slug);
+  return { row_ids: rows.map((r) => r._id) };
 }
 
+function rowConflict(current: number, expected: number, why = "someone changed it meanwhile"): AppError {
+  return new AppError("version_conflict", `The row is at version ${current}, not ${expected}; ${why}. Read it again and reapply your change.`, {
+    details: { current_version: current },
+  });
+}
+
+/** Gives back the bytes of a row's revisions beyond REVISIONS_KEPT. */
+async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "version" | "workspaceId">): Promise<void> {
+  const oldest = row.version - deps.config.REVISIONS_KEPT;
+  if (oldest < 1) return;
+  const pruned = await deps.database.c.rowRevisions.find({ rowId: row._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
+  if (pruned.length === 0) return;
+  const r = await deps.database.c.rowRevisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
+  if (r.deletedCount > 0) await releaseUsage(deps.database, row.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
+}
+
+/**
+ * Changes a row. As with pages, one writer at a time prepares a row's next version (a claim
+ * conditional on the version read), so the losers of a race never inflate the counters; a
+ * stale `expectedVersion`, or a row being changed at this moment, is a `version_conflict`.
+ */
 export async function updateRow(
-  deps: TableDeps,
+  deps: StoreDeps,
   principal: Principal,
   input: { workspace?: string | undefined; collection: string; rowId: string; values: unknown; expectedVersion?: number | undefined },
-): Promise<RowDoc> {
+): Promise<RowView> {
   const { database, config } = deps;
-  const { ws, table } = await resolveTable(database, principal, input, "write");
-  const row = await database.c.rows.findOne({ _id: input.rowId, collectionId: table._id });
-  if (!row) throw new AppError("not_found", "No such row.");
-  if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) {
-    throw new AppError("version_conflict", `The row is at version ${row.version}, not ${input.expectedVersion}; someone changed it meanwhile. Read it again and reapply your change.`, {
-      details: { current_version: row.version },
-    });
-  }
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const row = await database.c.rows.findOne({ _id: input.rowId });
+  if (!row || row.collectionId !== table._id) throw new AppError("not_found", "No such row.");
+  if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw rowConflict(row.version, input.expectedVersion);
   const values = checkRow(table, input.values, "values", row.values);
   const bytes = rowBytes(values);
   if (bytes > config.ROW_MAX_BYTES) throw invalidField("values", "too_large", `the row would be ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, { max: config.ROW_MAX_BYTES, size: bytes });
+  const t = now();
+  const stale = addSeconds(t, -config.SWEEP_GRACE_SECONDS);
+  const claim = { version: row.version + 1, since: t };
+  const claimed = await database.c.rows.updateOne({ _id: row._id, version: row.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] }, { $set: { writing: claim } });
+  if (claimed.modifiedCount !== 1) throw rowConflict(row.version + 1, input.expectedVersion ?? row.version, "someone changed it at the same moment");
   const actor = actorOf(principal);
-  const next: RowDoc = { ...row, values, bytes, version: row.version + 1, updatedBy: actor, updatedAt: now() };
-  const delta = { pages: 0, bytes: bytes - row.bytes };
-  await reserveUsage(database, config, ws, delta);
-  const r = await database.c.rows.updateOne({ _id: row._id, version: row.version }, { $set: { values, bytes, version: next.version, updatedBy: actor, updatedAt: next.updatedAt } });
+  const next: RowDoc = { ...row, values, bytes, version: claim.version, writing: null, updatedBy: actor, updatedAt: now() };
+  // The row's growth, its new revision and the event.
+  const delta = { pages: 0, bytes: bytes - row.bytes + RECORD_OVERHEAD_BYTES + bytes + EVENT_BYTES };
+  try {
+    await reserveUsage(deps, ws, delta);
+  } catch (err) {
+    await database.c.rows.updateOne({ _id: row._id, "writing.since": t }, { $set: { writing: null } });
+    throw err;
+  }
+  const r = await database.c.rows.updateOne(
+    { _id: row._id, version: row.version, "writing.since": t },
+    { $set: { values, bytes, version: next.version, writing: null, updatedBy: actor, updatedAt: next.updatedAt } },
+  );
   if (r.modifiedCount !== 1) {
     await releaseUsage(database, ws._id, delta);
-    throw new AppError("version_conflict", "Someone changed the row at the same moment. Read it again and reapply your change.");
+    throw rowConflict(row.version + 1, input.expectedVersion ?? row.version, "someone changed it at the same moment");
   }
-  await database.c.rowRevisions.insertOne(revision(next, actor));
-  await recordEvent(database, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "row", id: row._id, label: table.slug } });
-  await refreshTableViews(deps, ws._id, table.slug);
-  return next;
+  try {
+    await database.c.rowRevisions.insertOne(revision(next, actor));
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+  await pruneRowRevisions(deps, next);
+  await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
+  await refreshTableViews(deps, ws, table.slug);
+  return rowView(next, true);
 }
 
 export async function deleteRow(
-  deps: TableDeps,
+  deps: StoreDeps,
   principal: Principal,
   input: { workspace?: string | undefined; collection: string; rowId: string; expectedVersion?: number | undefined },
-): Promise<{ rowId: string }> {
+): Promise<{ row_id: string }> {
   const { database } = deps;
-  const { ws, table } = await resolveTable(database, principal, input, "write");
-  const filter: Record<string, unknown> = { _id: input.rowId, collectionId: table._id };
-  if (input.expectedVersion !== undefined) filter.version = input.expectedVersion;
-  const row = await database.c.rows.findOne(filter);
-  if (!row) throw new AppError(input.expectedVersion === undefined ? "not_found" : "version_conflict", input.expectedVersion === undefined ? "No such row." : "The row changed or is gone; read it again.");
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const row = await database.c.rows.findOne({ _id: input.rowId });
+  if (!row || row.collectionId !== table._id) {
+    throw new AppError(input.expectedVersion === undefined ? "not_found" : "version_conflict", input.expectedVersion === undefined ? "No such row." : "The row changed or is gone; read it again.");
+  }
+  if (input.expectedVersion !== undefined && row.version !== input.expectedVersion) throw rowConflict(row.version, input.expectedVersion);
   // Counters first marked, so a stop between the delete and their update is recounted.
   await database.c.collections.updateOne({ _id: table._id }, { $set: { countDirtyAt: now() } });
   await markUsageChanging(database, ws._id);
   const r = await database.c.rows.deleteOne({ _id: row._id, version: row.version });
   if (r.deletedCount !== 1) throw new AppError("version_conflict", "Someone changed the row at the same moment; read it again.");
   await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -1 }, $set: { countDirtyAt: now() } });
-  await releaseUsage(database, ws._id, { pages: 0, bytes: row.bytes });
   const actor = actorOf(principal);
-  await database.c.rowRevisions.insertOne(revision({ ...row, version: row.version + 1, updatedAt: now() }, actor, true));
-  await recordEvent(database, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "row", id: row._id, label: table.slug } });
-  await refreshTableViews(deps, ws._id, table.slug);
-  return { rowId: row._id };
+  const tombstone = revision({ ...row, version: row.version + 1, updatedAt: now() }, actor, true);
+  // The row goes; its tombstone revision and the event come.
+  await releaseUsage(database, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
+  await database.c.rowRevisions.insertOne(tombstone);
+  await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
+  await refreshTableViews(deps, ws, table.slug);
+  return { row_id: row._id };
 }
 
-export async function rowHistory(database: Database, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }) {
-  const { ws, table } = await resolveTable(database, principal, input, "read");
+export async function rowHistory(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }): Promise<RowRevisionView[]> {
+  const { ws, table } = await resolveTable(deps, principal, input, "read");
   const insider = isInsider(principal, ws);
-  const revisions = await database.c.rowRevisions.find({ rowId: input.rowId, collectionId: table._id }).sort({ version: -1 }).limit(200).toArray();
-  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
+  const revisions = await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray();
+  return revisions
+    .filter((r) => r.collectionId === table._id)
+    .map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
+}
+
+/**
+ * "Has a value" for a column, as contract filters (a dotted $ne is outside the storage
+ * contract): ranges that span every value of the column's type.
+ */
+function notNull(type: ColumnRule["type"], field: string): Record<string, unknown>[] {
+  switch (type) {
+    case "number":
+      return [{ [field]: { $gte: -Number.MAX_VALUE } }];
+    case "boolean":
+      return [{ [field]: true }, { [field]: false }];
+    case "text":
+    case "date":
+    case "url":
+    case "select":
+      return [{ [field]: { $gte: "" } }];
+  }
 }
 
 export type RowFilter = Record<string, CellValue | { gt?: CellValue; gte?: CellValue; lt?: CellValue; lte?: CellValue }>;
 
-interface Cursor {
-  v: CellValue;
-  id: string;
-}
-
-function encodeRowCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
-}
-
-function decodeRowCursor(s: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(s, "base64url").toString("utf8")) as Cursor;
-    if (typeof c.id === "string" && c.id.startsWith("row_")) return c;
-  } catch {
-    // fall through
-  }
-  throw invalidCursor();
-}
+const RowsCursor = z
+  .object({
+    v: z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
+    id: z.string().regex(/^row_[A-Za-z0-9]{10,40}$/),
+  })
+  .strict();
 
 /**
  * Rows in a stable order (the sort column, then creation), filtered by equality or ranges,
- * `limit` at a time. Keyset paging: rows inserted meanwhile never cause duplicates or gaps.
+ * `limit` at a time. Keyset paging with a signed cursor: rows inserted meanwhile never cause
+ * duplicates or gaps, and a cursor we did not give out is refused.
  */
 export async function listRows(
-  database: Database,
+  deps: StoreDeps,
   principal: Principal,
   input: {
     workspace?: string | undefined;
@@ -268,8 +337,8 @@ export async function listRows(
     cursor?: string | undefined;
     limit?: number | undefined;
   },
-): Promise<{ table: CollectionDoc; rows: RowDoc[]; nextCursor: string | null; insider: boolean }> {
-  const { ws, table } = await resolveTable(database, principal, input, "read");
+): Promise<RowListView> {
+  const { ws, table } = await resolveTable(deps, principal, input, "read");
   const limit = Math.min(Math.max(input.limit ?? 50, 1), 500);
   const and: Record<string, unknown>[] = [{ collectionId: table._id }];
   for (const [name, cond] of Object.entries(input.filter ?? {})) {
@@ -289,16 +358,19 @@ export async function listRows(
     }
   }
   const sortCol = input.sort?.column;
-  if (sortCol !== undefined && !table.columns.some((c) => c.name === sortCol)) throw invalidField("sort.column", "unknown_column", `the table has no column "${sortCol}"`, { column: sortCol });
+  if (sortCol !== undefined && !table.columns.some((c) => c.name === sortCol)) {
+    throw invalidField("sort.column", "unknown_column", `the table has no column "${sortCol}"`, { column: sortCol });
+  }
   const desc = input.sort?.direction === "desc";
   if (input.cursor) {
-    const c = decodeRowCursor(input.cursor);
+    const c = decodeCursor(deps.config.SECRET_KEY, `rows:${table._id}:${sortCol ?? ""}:${desc ? "d" : "a"}`, input.cursor, RowsCursor);
     if (sortCol === undefined) and.push({ _id: { $gt: c.id } });
     else {
       const f = `values.${sortCol}`;
       // Nulls sort first ascending and last descending, as MongoDB orders them.
       if (c.v === null) {
-        and.push(desc ? { [f]: null, _id: { $gt: c.id } } : { $or: [{ [f]: null, _id: { $gt: c.id } }, { [f]: { $ne: null } }] });
+        const col = table.columns.find((x) => x.name === sortCol);
+        and.push(desc ? { [f]: null, _id: { $gt: c.id } } : { $or: [{ [f]: null, _id: { $gt: c.id } }, ...notNull(col?.type ?? "text", f)] });
       } else {
         const beyond = desc ? { $lt: c.v } : { $gt: c.v };
         const or: Record<string, unknown>[] = [{ [f]: beyond }, { [f]: c.v, _id: { $gt: c.id } }];
@@ -308,73 +380,13 @@ export async function listRows(
     }
   }
   const sort: Record<string, 1 | -1> = sortCol === undefined ? { _id: 1 } : { [`values.${sortCol}`]: desc ? -1 : 1, _id: 1 };
-  const found = await database.c.rows.find({ $and: and }).sort(sort).limit(limit + 1).toArray();
+  const found = await deps.database.c.rows.find({ $and: and }).sort(sort).limit(limit + 1).toArray();
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
-  const nextCursor = found.length > limit && last ? encodeRowCursor({ v: sortCol === undefined ? null : (last.values[sortCol] ?? null), id: last._id }) : null;
-  return { table, rows, nextCursor, insider: isInsider(principal, ws) };
-}
-
-export function rowView(r: RowDoc, insider = true) {
-  return { row_id: r._id, version: r.version, values: r.values, updated_by: actorForReader(r.updatedBy, insider), updated_at: r.updatedAt.toISOString() };
-}
-
-export function tableView(c: CollectionDoc) {
-  return { id: c._id, slug: c.slug, name: c.name, kind: c.kind, columns: c.columns, row_count: c.rowCount };
-}
-
-// ---- table_view parts -------------------------------------------------------------------
-
-export interface TableViewSpec {
-  collection: string;
-  columns?: string[] | undefined;
-  sort?: { column: string; direction: "asc" | "desc" } | undefined;
-  limit?: number | undefined;
-}
-
-export const TABLE_VIEW_MAX_ROWS = 500;
-
-function cellHtml(col: ColumnDef, v: CellValue): string {
-  if (v === null) return "";
-  if (col.type === "boolean") return v ? "Yes" : "No";
-  if (col.type === "url" && typeof v === "string") return `<a href="${escapeHtml(v)}" rel="nofollow noopener noreferrer">${escapeHtml(v)}</a>`;
-  return escapeHtml(String(v));
-}
-
-/** The accessible HTML table for one table_view part, read as the public would see it. */
-export async function renderTableView(database: Database, workspaceId: string, spec: TableViewSpec): Promise<string> {
-  const table = await database.c.collections.findOne({ workspaceId, slug: spec.collection, kind: "table" });
-  if (!table) return `<p class="atelier-missing">The table “${escapeHtml(spec.collection)}” no longer exists.</p>`;
-  const cols = spec.columns?.length ? table.columns.filter((c) => spec.columns?.includes(c.name)) : table.columns;
-  const sortCol = spec.sort && table.columns.some((c) => c.name === spec.sort?.column) ? spec.sort : undefined;
-  const limit = Math.min(spec.limit ?? TABLE_VIEW_MAX_ROWS, TABLE_VIEW_MAX_ROWS);
-  const rows = await database.c.rows
-    .find({ collectionId: table._id })
-    .sort(sortCol ? { [`values.${sortCol.column}`]: sortCol.direction === "desc" ? -1 : 1, _id: 1 } : { _id: 1 })
-    .limit(limit)
-    .toArray();
-  const head = cols.map((c) => `<th scope="col">${escapeHtml(c.name)}</th>`).join("");
-  const body = rows.map((r) => `<tr>${cols.map((c) => `<td>${cellHtml(c, r.values[c.name] ?? null)}</td>`).join("")}</tr>`).join("\n");
-  const more = table.rowCount > rows.length ? `<p class="atelier-more">Showing ${rows.length} of ${table.rowCount} rows.</p>` : "";
-  return `<figure class="atelier-table"><table><caption>${escapeHtml(table.name)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${more}</figure>`;
-}
-
-export function parseTableViewSpec(body: string): TableViewSpec {
-  try {
-    const v = JSON.parse(body) as TableViewSpec;
-    if (typeof v.collection === "string") return v;
-  } catch {
-    // fall through
-  }
-  return { collection: "" };
-}
-
-/** Re-renders the pages of a workspace that show this table, so reads stay lookups. */
-export async function refreshTableViews(deps: TableDeps, workspaceId: string, tableSlug: string): Promise<void> {
-  const pages = await deps.database.c.pages.find({ workspaceId, "parts.kind": "table_view" }, { projection: { html: 0 } }).limit(100).toArray();
-  for (const page of pages) {
-    if (page.parts.some((p) => p.kind === "table_view" && parseTableViewSpec(p.body).collection === tableSlug)) {
-      await rerenderPage(deps, page);
-    }
-  }
+  const insider = isInsider(principal, ws);
+  const next =
+    found.length > limit && last
+      ? encodeCursor(deps.config.SECRET_KEY, `rows:${table._id}:${sortCol ?? ""}:${desc ? "d" : "a"}`, { v: sortCol === undefined ? null : (last.values[sortCol] ?? null), id: last._id })
+      : null;
+  return { table: tableView(table), rows: rows.map((r) => rowView(r, insider)), next_cursor: next };
 }

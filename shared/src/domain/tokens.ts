@@ -1,15 +1,23 @@
 // MCP write tokens (SPEC §2.3, DESIGN §3): `service_mcp_` + 32 random bytes, stored only as
-// a SHA-256 hash, shown once. Owners create, rotate and revoke them.
+// a SHA-256 hash, shown once. Owners create, rotate and revoke them. The hash is also the
+// `_id` of a small key document, so the lookup every /mcp call makes is a primary-key one.
 import type { Config } from "../config";
 import type { Database, Scope, TokenDoc, TokenKind, UserDoc } from "../db/index";
-import { AppError } from "../errors";
+import { AppError, invalidField } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
-import { can } from "./access";
+import type { TokenViewSchema, WhoamiView } from "../schemas/tokens";
+import type { z } from "zod";
+import { roleOf, type Principal } from "./access";
 import { addSeconds, now } from "./clock";
+import type { StoreDeps } from "./deps";
 
 export const DEFAULT_TOKEN_DAYS = 90;
 export const MAX_TOKEN_DAYS = 365;
 const TOUCH_EVERY_MS = 60_000;
+
+type TokenView = z.infer<typeof TokenViewSchema>;
+
+const tokenKey = (hash: string) => `tok:${hash}`;
 
 export interface IssuedToken {
   token: TokenDoc;
@@ -23,10 +31,9 @@ function mint(prefix: string): { credential: string; hash: string; hint: string 
   return { credential, hash: sha256(credential), hint: `${prefix}${secret.slice(0, 6)}…` };
 }
 
-/** The low-level issue, shared by the app's token settings and agent registration. */
+/** The low-level issue, shared by the app's token settings, agent registration and OAuth grants. */
 export async function issueToken(
-  database: Database,
-  config: Pick<Config, "TOKEN_PREFIX">,
+  deps: { database: Database; config: Pick<Config, "TOKEN_PREFIX"> },
   input: {
     ownerId: string | null;
     kind: TokenKind;
@@ -37,6 +44,7 @@ export async function issueToken(
     expiresAt: Date;
   },
 ): Promise<IssuedToken> {
+  const { database, config } = deps;
   const { credential, hash, hint } = mint(config.TOKEN_PREFIX);
   const token: TokenDoc = {
     _id: newId("tok"),
@@ -53,32 +61,38 @@ export async function issueToken(
     revokedAt: null,
     lastUsedAt: null,
   };
+  // The token, then its key: a token whose key was never written cannot be used, and its
+  // credential was never shown.
   await database.c.tokens.insertOne(token);
+  await database.c.tokenKeys.insertOne({ _id: hash, tokenId: token._id, createdAt: token.createdAt });
   return { token, credential };
 }
 
 /** A token made by a person in the app's connected-agent settings. */
 export async function createUserToken(
-  database: Database,
-  config: Pick<Config, "TOKEN_PREFIX">,
+  deps: StoreDeps,
   user: UserDoc,
-  input: { label: string; scopes: Scope[]; expiresInDays?: number; workspaces?: string[] },
+  input: { label: string; scopes: Scope[]; expiresInDays?: number | undefined; workspaces?: string[] | undefined },
 ): Promise<IssuedToken> {
+  const { database } = deps;
   const days = input.expiresInDays ?? DEFAULT_TOKEN_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_TOKEN_DAYS) {
-    throw new AppError("invalid_request", `expiresInDays: must be a whole number from 1 to ${MAX_TOKEN_DAYS}`);
+    throw invalidField("expiresInDays", "too_big", `must be a whole number from 1 to ${MAX_TOKEN_DAYS}`, { min: 1, max: MAX_TOKEN_DAYS });
   }
-  if (input.scopes.length === 0) throw new AppError("invalid_request", "scopes: choose mcp:read, mcp:write or both");
+  if (input.scopes.length === 0) throw invalidField("scopes", "too_few", "choose mcp:read, mcp:write or both", { min: 1 });
   let workspaceIds: string[] | null = null;
   if (input.workspaces && input.workspaces.length > 0) {
-    const found = await database.c.workspaces.find({ slug: { $in: input.workspaces } }).toArray();
-    const principal = { kind: "user" as const, user };
-    const mine = found.filter((ws) => can(principal, ws, "read"));
-    const missing = input.workspaces.filter((s) => !mine.some((ws) => ws.slug === s));
-    if (missing.length > 0) throw new AppError("invalid_request", `workspaces: you are not a member of ${missing.join(", ")}`);
+    const slugs = [...new Set(input.workspaces)];
+    const keys = await database.c.workspaceSlugs.find({ _id: { $in: slugs } }).toArray();
+    const found = await database.c.workspaces.find({ _id: { $in: keys.map((k) => k.workspaceId) } }).toArray();
+    // A token acts for its owner: it may be confined only to workspaces the owner belongs to
+    // (reading a public workspace is not belonging to it).
+    const mine = found.filter((ws) => roleOf(ws, user._id) !== null && slugs.includes(ws.slug));
+    const missing = slugs.filter((s) => !mine.some((ws) => ws.slug === s));
+    if (missing.length > 0) throw invalidField("workspaces", "not_member", `you are not a member of ${missing.join(", ")}`, { workspaces: missing });
     workspaceIds = mine.map((ws) => ws._id);
   }
-  return issueToken(database, config, {
+  return issueToken(deps, {
     ownerId: user._id,
     kind: "user",
     scopes: input.scopes,
@@ -95,66 +109,110 @@ export function tokenStatus(t: Pick<TokenDoc, "revokedAt" | "expiresAt">, at = n
   return t.expiresAt <= at ? "expired" : "active";
 }
 
-export async function listUserTokens(database: Database, userId: string): Promise<TokenDoc[]> {
-  return database.c.tokens.find({ ownerId: userId }, { projection: { hash: 0 } }).sort({ createdAt: -1 }).limit(500).toArray();
-}
-
 async function ownedActiveToken(database: Database, userId: string, tokenId: string): Promise<TokenDoc> {
-  const t = await database.c.tokens.findOne({ _id: tokenId, ownerId: userId });
-  if (!t) throw new AppError("not_found", "No such token.");
+  const t = await database.c.tokens.findOne({ _id: tokenId });
+  if (!t || t.ownerId !== userId) throw new AppError("not_found", "No such token.");
   if (t.revokedAt) throw new AppError("conflict", "That token is already revoked.");
   return t;
 }
 
 /** A new secret with the same settings; the old secret stops working at once. */
-export async function rotateToken(database: Database, config: Pick<Config, "TOKEN_PREFIX">, userId: string, tokenId: string): Promise<IssuedToken> {
+export async function rotateToken(deps: StoreDeps, userId: string, tokenId: string): Promise<IssuedToken> {
+  const { database, config } = deps;
   const t = await ownedActiveToken(database, userId, tokenId);
   const { credential, hash, hint } = mint(config.TOKEN_PREFIX);
+  await database.c.tokenKeys.insertOne({ _id: hash, tokenId: t._id, createdAt: now() });
   const r = await database.c.tokens.updateOne({ _id: t._id, hash: t.hash, revokedAt: null }, { $set: { hash, hint } });
-  if (r.modifiedCount !== 1) throw new AppError("conflict", "The token changed meanwhile; try again.");
+  if (r.modifiedCount !== 1) {
+    await database.c.tokenKeys.deleteOne({ _id: hash });
+    throw new AppError("conflict", "The token changed meanwhile; try again.");
+  }
+  await database.c.tokenKeys.deleteOne({ _id: t.hash });
+  deps.cache.delete(tokenKey(t.hash));
   return { token: { ...t, hash, hint }, credential };
 }
 
-export async function revokeToken(database: Database, userId: string, tokenId: string): Promise<TokenDoc> {
-  const t = await ownedActiveToken(database, userId, tokenId);
+/** Revokes a token (and, for a sign-in grant, everything the grant issued); its next request fails. */
+export async function revokeToken(deps: StoreDeps, userId: string, tokenId: string): Promise<TokenView> {
+  const t = await ownedActiveToken(deps.database, userId, tokenId);
   const revokedAt = now();
-  await database.c.tokens.updateOne({ _id: t._id, revokedAt: null }, { $set: { revokedAt } });
-  return { ...t, revokedAt };
+  await deps.database.c.tokens.updateOne({ _id: t._id, revokedAt: null }, { $set: { revokedAt } });
+  deps.cache.delete(tokenKey(t.hash));
+  return (await tokenViews(deps, [{ ...t, revokedAt }]))[0] as TokenView;
+}
+
+/** The token a credential hash names, read through the cache (at most CACHE_TTL_MS old). */
+export function tokenByHash(deps: StoreDeps, hash: string): Promise<TokenDoc | null> {
+  return deps.cache.through(tokenKey(hash), async () => {
+    const key = await deps.database.c.tokenKeys.findOne({ _id: hash });
+    if (!key) return null;
+    const t = await deps.database.c.tokens.findOne({ _id: key.tokenId });
+    // A key left behind by a rotation names a token whose hash has moved on.
+    return t && t.hash === hash ? t : null;
+  });
 }
 
 /**
  * The token behind a bearer credential, if it is known, unrevoked and unexpired; otherwise
- * `invalid_token`. Looked up on every call, so a revocation takes effect on the next one.
+ * `invalid_token`. A revocation reaches every process within CACHE_TTL_MS (this one at once).
  */
-export async function authenticateBearer(database: Database, config: Pick<Config, "TOKEN_PREFIX">, credential: string): Promise<TokenDoc> {
-  const invalid = new AppError("invalid_token", "The access token is invalid, expired or revoked.");
-  if (!credential.startsWith(config.TOKEN_PREFIX) || credential.length > 200) throw invalid;
-  const t = await database.c.tokens.findOne({ hash: sha256(credential) });
-  if (!t || tokenStatus(t) !== "active") throw invalid;
+export async function authenticateBearer(deps: StoreDeps, credential: string): Promise<TokenDoc> {
+  if (!credential.startsWith(deps.config.TOKEN_PREFIX) || credential.length > 200) throw invalidToken();
+  const t = await tokenByHash(deps, sha256(credential));
+  if (!t || tokenStatus(t) !== "active") throw invalidToken();
   const at = now();
   if (!t.lastUsedAt || at.getTime() - t.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     // At most one write a minute per token; a lost race only loses a timestamp.
-    await database.c.tokens.updateOne({ _id: t._id }, { $set: { lastUsedAt: at } });
+    t.lastUsedAt = at;
+    await deps.database.c.tokens.updateOne({ _id: t._id }, { $set: { lastUsedAt: at } });
   }
   return t;
 }
 
-export async function tokenView(database: Database, t: TokenDoc) {
-  const slugs = t.workspaceIds
-    ? (await database.c.workspaces.find({ _id: { $in: t.workspaceIds } }, { projection: { slug: 1 } }).toArray()).map((w) => w.slug)
-    : null;
-  return {
+export function invalidToken(): AppError {
+  return new AppError("invalid_token", "The access token is invalid, expired or revoked.");
+}
+
+/** Tokens as their owner sees them (workspace restrictions by slug), one query for all. */
+export async function tokenViews(deps: StoreDeps, tokens: TokenDoc[]): Promise<TokenView[]> {
+  const ids = [...new Set(tokens.flatMap((t) => t.workspaceIds ?? []))];
+  const spaces = ids.length > 0 ? await deps.database.c.workspaces.find({ _id: { $in: ids } }, { projection: { slug: 1 } }).toArray() : [];
+  const slugOf = new Map(spaces.map((w) => [w._id, w.slug]));
+  return tokens.map((t) => ({
     token_id: t._id,
     label: t.label,
     agent_label: t.agentLabel,
     kind: t.kind,
     hint: t.hint,
     scopes: t.scopes,
-    workspaces: slugs,
+    workspaces: t.workspaceIds ? t.workspaceIds.flatMap((id) => slugOf.get(id) ?? []) : null,
     status: tokenStatus(t),
     created_at: t.createdAt.toISOString(),
     expires_at: t.expiresAt.toISOString(),
     last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
     revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
+  }));
+}
+
+export async function listTokens(deps: StoreDeps, userId: string): Promise<TokenView[]> {
+  const tokens = await deps.database.c.tokens.find({ ownerId: userId }, { projection: { hash: 0 } }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
+  return tokenViews(deps, tokens as TokenDoc[]);
+}
+
+/** The issued-token view: the credential is in this answer only. */
+export function issuedView({ token, credential }: IssuedToken) {
+  return { token_id: token._id, credential, scopes: token.scopes, expires_at: token.expiresAt.toISOString() };
+}
+
+/** Who a connection acts as: its token and the person the token acts for, or nobody. */
+export async function whoami(deps: StoreDeps, principal: Principal): Promise<WhoamiView> {
+  if (principal.kind !== "token") return { authenticated: false, token: null, acting_for: null };
+  const t = principal.token;
+  const owner = t.ownerId ? await deps.database.c.users.findOne({ _id: t.ownerId }, { projection: { email: 1 } }) : null;
+  const [view] = await tokenViews(deps, [t]);
+  return {
+    authenticated: true,
+    token: { token_id: t._id, label: t.agentLabel ?? t.label, kind: t.kind, scopes: t.scopes, expires_at: t.expiresAt.toISOString(), workspaces: view?.workspaces ?? null },
+    acting_for: owner ? { email: owner.email } : null,
   };
 }

@@ -12,7 +12,8 @@ export function normalizeEmail(email: string): string {
 }
 
 /** The account for a proven address: created (confirmed) if new, confirmed if not yet. */
-export async function findOrCreateConfirmedUser(database: Database, rawEmail: string): Promise<UserDoc> {
+export async function findOrCreateConfirmedUser(deps: { database: Database }, rawEmail: string): Promise<UserDoc> {
+  const { database } = deps;
   const email = normalizeEmail(rawEmail);
   const t = now();
   let user = await database.c.users.findOne({ email });
@@ -31,11 +32,12 @@ export async function findOrCreateConfirmedUser(database: Database, rawEmail: st
     await database.c.users.updateOne({ _id: user._id, confirmedAt: null }, { $set: { confirmedAt: t } });
     user = { ...user, confirmedAt: t };
   }
-  return ensureDefaultWorkspace(database, user);
+  return ensureDefaultWorkspace(deps, user);
 }
 
 /** Finishes account creation: the default workspace, with an id derived from the user's. */
-export async function ensureDefaultWorkspace(database: Database, user: UserDoc): Promise<UserDoc> {
+export async function ensureDefaultWorkspace(deps: { database: Database }, user: UserDoc): Promise<UserDoc> {
+  const { database } = deps;
   if (user.defaultWorkspaceId) return user;
   const id = `ws_${sha256(`default:${user._id}`).slice(0, 22)}`;
   const local = user.email.split("@")[0] ?? "me";
@@ -43,7 +45,7 @@ export async function ensureDefaultWorkspace(database: Database, user: UserDoc):
   for (let attempt = 0; ; attempt++) {
     const slug = `${base}-${newId("ws").slice(3, 9).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
     try {
-      await createWorkspace(database, { id, slug, name: `${local}'s workspace`, ownerId: user._id });
+      await createWorkspace(deps, { id, slug, name: `${local}'s workspace`, ownerId: user._id });
       break;
     } catch (err) {
       if (attempt >= 4) throw err; // slug collisions only; five in a row means something else
@@ -53,7 +55,8 @@ export async function ensureDefaultWorkspace(database: Database, user: UserDoc):
   return { ...user, defaultWorkspaceId: id };
 }
 
-export async function userView(database: Database, user: UserDoc): Promise<UserView> {
+export async function userView(deps: { database: Database }, user: UserDoc): Promise<UserView> {
+  const { database } = deps;
   const ws = user.defaultWorkspaceId
     ? await database.c.workspaces.findOne({ _id: user.defaultWorkspaceId }, { projection: { slug: 1 } })
     : null;

@@ -1,13 +1,48 @@
-// Workspaces (buckets) and their default collection.
-import type { Database, Role, SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
-import { AppError, translateDbError } from "../errors";
+// Workspaces (buckets): creation with their default collection, lookups by slug, visibility,
+// and the view every adapter answers with. A slug is a key document of its own
+// (`workspaceSlugs`, keyed by the slug), so a lookup by slug is a primary-key lookup and a
+// slug is unique by construction.
+import type { SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
+import { AppError, isDuplicateKey, translateDbError } from "../errors";
 import { newId } from "../ids";
-import { actorOf, assertCan, can, notReadable, type Principal } from "./access";
+import type { WorkspaceView } from "../schemas/workspaces";
+import { actorOf, assertCan, can, isHidden, notReadable, roleOf, type Principal } from "./access";
+import { syncArtifactVisibility } from "./artifacts";
 import { now } from "./clock";
+import type { Deps, StoreDeps } from "./deps";
 import { recordEvent } from "./events";
-import { tokenStatus } from "./tokens";
 
 export const DEFAULT_COLLECTION_SLUG = "pages";
+
+const wsKey = (id: string) => `ws:${id}`;
+const slugKey = (slug: string) => `wsslug:${slug}`;
+
+/** Drops this process's cached copy of a workspace after a change (DESIGN §1). */
+export function forgetWorkspace(deps: Pick<Deps, "cache">, ws: Pick<WorkspaceDoc, "_id" | "slug">): void {
+  deps.cache.delete(wsKey(ws._id));
+  deps.cache.delete(slugKey(ws.slug));
+}
+
+/** A workspace by id (cached for at most CACHE_TTL_MS), or null. */
+export function findWorkspace(deps: StoreDeps, id: string): Promise<WorkspaceDoc | null> {
+  return deps.cache.through(wsKey(id), () => deps.database.c.workspaces.findOne({ _id: id }), { bytes: (w) => (w ? 512 + 100 * w.members.length : 0) });
+}
+
+/** A workspace by slug: the slug's key document, then the workspace, both primary-key lookups. */
+export async function findWorkspaceBySlug(deps: StoreDeps, slug: string): Promise<WorkspaceDoc | null> {
+  const id = await deps.cache.through(slugKey(slug), async () => (await deps.database.c.workspaceSlugs.findOne({ _id: slug }))?.workspaceId ?? null);
+  if (!id) return null;
+  const ws = await findWorkspace(deps, id);
+  return ws && ws.slug === slug ? ws : null;
+}
+
+/** A workspace the principal may read, by slug; `not_found` otherwise (existence does not leak). */
+export async function readableWorkspace(deps: StoreDeps, principal: Principal, slug: string): Promise<WorkspaceDoc> {
+  const ws = await findWorkspaceBySlug(deps, slug);
+  if (!ws) throw new AppError("not_found", "No such workspace.");
+  if (!can(principal, ws, "read")) throw notReadable(principal, ws);
+  return ws;
+}
 
 export interface NewWorkspace {
   id?: string;
@@ -19,38 +54,54 @@ export interface NewWorkspace {
 }
 
 /**
- * Creates a workspace and its default `pages` collection. Both steps are idempotent for a
- * given id, so a retry after an interruption finishes the job instead of failing.
+ * Creates a workspace and its default `pages` collection: the slug's key first (a taken slug
+ * is `conflict`), then the workspace, then the collection. Each step is idempotent for a
+ * given id, so a retry after an interruption finishes the job; a key left pending by a
+ * process that stopped is removed by the sweeper.
  */
-export async function createWorkspace(database: Database, input: NewWorkspace): Promise<WorkspaceDoc> {
+export async function createWorkspace(deps: Pick<Deps, "database">, input: NewWorkspace): Promise<WorkspaceDoc> {
+  const { database } = deps;
   const t = now();
+  const id = input.id ?? newId("ws");
+  try {
+    await database.c.workspaceSlugs.insertOne({ _id: input.slug, workspaceId: id, pending: true, createdAt: t });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw translateDbError(err);
+    const key = await database.c.workspaceSlugs.findOne({ _id: input.slug });
+    if (key?.workspaceId !== id) throw new AppError("conflict", `The workspace slug "${input.slug}" is taken.`);
+  }
   const doc: WorkspaceDoc = {
-    _id: input.id ?? newId("ws"),
+    _id: id,
     slug: input.slug,
     name: input.name,
     visibility: input.visibility ?? "private",
     ownerId: input.ownerId,
     members: input.ownerId ? [{ userId: input.ownerId, role: "owner", addedAt: t }] : [],
+    membersVersion: 0,
     sandbox: input.sandbox ?? null,
+    capped: input.sandbox?.state === "unclaimed",
     blockedTokenIds: [],
     usage: { pages: 0, bytes: 0 },
     usageDirtyAt: null,
+    visibilitySyncAt: null,
     createdAt: t,
     updatedAt: t,
   };
+  let ws = doc;
   try {
     await database.c.workspaces.insertOne(doc);
   } catch (err) {
-    const existing = input.id ? await database.c.workspaces.findOne({ _id: input.id }) : null;
-    if (!existing) throw translateDbError(err, `The workspace slug "${input.slug}" is taken.`);
-    await ensureDefaultCollection(database, existing._id);
-    return existing;
+    const existing = isDuplicateKey(err) ? await database.c.workspaces.findOne({ _id: id }) : null;
+    if (!existing) throw translateDbError(err);
+    ws = existing;
   }
-  await ensureDefaultCollection(database, doc._id);
-  return doc;
+  await ensureDefaultCollection(deps, ws._id);
+  await database.c.workspaceSlugs.updateOne({ _id: input.slug, workspaceId: id }, { $set: { pending: false } });
+  return ws;
 }
 
-export async function ensureDefaultCollection(database: Database, workspaceId: string): Promise<string> {
+export async function ensureDefaultCollection(deps: Pick<Deps, "database">, workspaceId: string): Promise<string> {
+  const { database } = deps;
   const existing = await database.c.collections.findOne({ workspaceId, slug: DEFAULT_COLLECTION_SLUG }, { projection: { _id: 1 } });
   if (existing) return existing._id;
   const id = newId("col");
@@ -63,6 +114,7 @@ export async function ensureDefaultCollection(database: Database, workspaceId: s
       kind: "pages",
       isDefault: true,
       columns: [],
+      bytes: 0,
       rowCount: 0,
       countDirtyAt: null,
       createdAt: now(),
@@ -75,73 +127,54 @@ export async function ensureDefaultCollection(database: Database, workspaceId: s
   }
 }
 
-export function roleOf(workspace: Pick<WorkspaceDoc, "members">, userId: string): Role | null {
-  return workspace.members.find((m) => m.userId === userId)?.role ?? null;
-}
-
-export async function getWorkspaceBySlug(database: Database, slug: string): Promise<WorkspaceDoc> {
-  const ws = await database.c.workspaces.findOne({ slug });
-  if (!ws) throw new AppError("not_found", "No such workspace.");
-  return ws;
-}
-
 /**
  * The workspace a write goes to: the named one, or the caller's default — a person's
  * default workspace; for a token, the one workspace it is restricted to, else its owner's
  * default. A missing default is `not_found`.
  */
-export async function resolveWorkspaceForWrite(database: Database, principal: Principal, slug?: string): Promise<WorkspaceDoc> {
-  if (slug !== undefined) {
-    const ws = await database.c.workspaces.findOne({ slug });
-    if (!ws) throw new AppError("not_found", "No such workspace.");
-    if (!can(principal, ws, "read")) throw notReadable(principal, ws);
-    return ws;
-  }
+export async function resolveWorkspaceForWrite(deps: StoreDeps, principal: Principal, slug?: string): Promise<WorkspaceDoc> {
+  if (slug !== undefined) return readableWorkspace(deps, principal, slug);
   let id: string | null = null;
   if (principal.kind === "user") id = principal.user.defaultWorkspaceId;
   else if (principal.kind === "token") {
     const t = principal.token;
     if (t.workspaceIds?.length === 1) id = t.workspaceIds[0] ?? null;
-    else if (t.ownerId) id = (await database.c.users.findOne({ _id: t.ownerId }, { projection: { defaultWorkspaceId: 1 } }))?.defaultWorkspaceId ?? null;
+    else if (t.ownerId) id = (await deps.database.c.users.findOne({ _id: t.ownerId }, { projection: { defaultWorkspaceId: 1 } }))?.defaultWorkspaceId ?? null;
   } else throw new AppError("unauthorized", "Sign in first.");
-  const ws = id ? await database.c.workspaces.findOne({ _id: id }) : null;
+  const ws = id ? await findWorkspace(deps, id) : null;
   if (!ws) throw new AppError("not_found", "Your default workspace does not exist.");
   return ws;
 }
 
-/** A workspace the principal may read, by slug; `not_found` otherwise. */
-export async function getReadableWorkspace(database: Database, principal: Principal, slug: string): Promise<WorkspaceDoc> {
-  const ws = await database.c.workspaces.findOne({ slug });
-  if (!ws) throw new AppError("not_found", "No such workspace.");
-  if (!can(principal, ws, "read")) throw notReadable(principal, ws);
-  return ws;
-}
-
 /** Workspaces the principal belongs to (for a token: those it can reach), newest first. */
-export async function listWorkspacesFor(database: Database, principal: Principal): Promise<WorkspaceDoc[]> {
+export async function workspacesOf(deps: Pick<Deps, "database">, principal: Principal): Promise<WorkspaceDoc[]> {
+  const { database } = deps;
+  let found: WorkspaceDoc[];
   switch (principal.kind) {
     case "nobody":
       return [];
     case "user":
-      return database.c.workspaces.find({ "members.userId": principal.user._id, "sandbox.hiddenAt": { $in: [null] } }).sort({ createdAt: -1 }).limit(500).toArray();
+      found = await database.c.workspaces.find({ "members.userId": principal.user._id }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
+      break;
     case "token": {
       const t = principal.token;
-      const filter =
-        t.workspaceIds !== null ? { _id: { $in: t.workspaceIds } } : t.ownerId ? { "members.userId": t.ownerId } : { _id: { $in: [] as string[] } };
-      const found = await database.c.workspaces.find(filter).sort({ createdAt: -1 }).limit(500).toArray();
-      return found.filter((ws) => can(principal, ws, "read"));
+      if (t.workspaceIds !== null) found = await database.c.workspaces.find({ _id: { $in: t.workspaceIds } }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
+      else if (t.ownerId) found = await database.c.workspaces.find({ "members.userId": t.ownerId }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
+      else found = [];
+      break;
     }
   }
+  return found.filter((ws) => !isHidden(ws) && can(principal, ws, "read"));
 }
 
-export function workspaceView(ws: WorkspaceDoc, principal: Principal) {
-  const role = principal.kind === "user" ? roleOf(ws, principal.user._id) : principal.kind === "token" && principal.token.ownerId ? roleOf(ws, principal.token.ownerId) : null;
+export function workspaceView(ws: WorkspaceDoc, principal: Principal): WorkspaceView {
+  const userId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
   return {
     id: ws._id,
     slug: ws.slug,
     name: ws.name,
     visibility: ws.visibility,
-    role,
+    role: userId ? roleOf(ws, userId) : null,
     can_write: can(principal, ws, "write"),
     can_manage: can(principal, ws, "manage"),
     sandbox: ws.sandbox ? { state: ws.sandbox.state } : null,
@@ -150,183 +183,69 @@ export function workspaceView(ws: WorkspaceDoc, principal: Principal) {
   };
 }
 
-/** A new workspace owned by the signed-in person (or the token's owner). */
-export async function createWorkspaceFor(database: Database, principal: Principal, input: { slug: string; name: string }): Promise<WorkspaceDoc> {
-  const ownerId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
-  if (principal.kind === "token" && (principal.token.kind === "anonymous" || !principal.token.scopes.includes("mcp:write"))) {
-    throw new AppError("forbidden", "This token cannot create workspaces.");
-  }
-  if (!ownerId) throw new AppError("unauthorized", "Sign in first.");
-  const ws = await createWorkspace(database, { slug: input.slug, name: input.name, ownerId });
-  await recordEvent(database, { workspaceId: ws._id, type: "workspace.created", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.slug } });
-  return ws;
+// ---- use cases ------------------------------------------------------------------------
+
+export async function listWorkspaces(deps: StoreDeps, principal: Principal): Promise<WorkspaceView[]> {
+  return (await workspacesOf(deps, principal)).map((ws) => workspaceView(ws, principal));
 }
 
-export async function setVisibility(database: Database, principal: Principal, slug: string, visibility: Visibility): Promise<WorkspaceDoc> {
-  const ws = await getReadableWorkspace(database, principal, slug);
-  assertCan(principal, ws, "manage");
-  if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot be made public.");
-  const t = now();
-  await database.c.workspaces.updateOne({ _id: ws._id }, { $set: { visibility, updatedAt: t } });
-  await recordEvent(database, { workspaceId: ws._id, type: `workspace.${visibility}`, actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.slug } });
-  return { ...ws, visibility, updatedAt: t };
+export async function getWorkspace(deps: StoreDeps, principal: Principal, slug: string): Promise<WorkspaceView> {
+  return workspaceView(await readableWorkspace(deps, principal, slug), principal);
 }
 
 /**
- * Adds a person to a workspace by e-mail (owners only). An address without an account gets
- * an unconfirmed one, confirmed on its first sign-in.
+ * Whether the principal may create workspaces: a person, or a token that acts for a person
+ * with `mcp:write`, is not confined to some workspaces (a sandbox's own token, claimed or
+ * not, stays confined to it; SPEC §5.6), and has not been cut off by its owner anywhere.
  */
-export async function addMemberByEmail(
-  database: Database,
-  principal: Principal,
-  input: { workspace: string; email: string; role: Role },
-): Promise<{ userId: string; role: Role }> {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
-  assertCan(principal, ws, "manage");
-  if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot have collaborators.");
-  const email = input.email.trim().toLowerCase();
-  let user = await database.c.users.findOne({ email });
-  if (!user) {
-    const t = now();
-    try {
-      await database.c.users.insertOne({ _id: newId("usr"), email, confirmedAt: null, defaultWorkspaceId: null, createdAt: t });
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 11000) throw err;
-    }
-    user = await database.c.users.findOne({ email });
-    if (!user) throw new AppError("internal_error", "Could not create the account.");
+async function assertMayCreateWorkspaces(deps: Pick<Deps, "database">, principal: Principal): Promise<string> {
+  if (principal.kind === "user") return principal.user._id;
+  if (principal.kind === "nobody") throw new AppError("unauthorized", "Sign in first.");
+  const t = principal.token;
+  if (!t.ownerId || t.kind === "anonymous") {
+    throw new AppError("forbidden", "An unclaimed sandbox token cannot create workspaces; a person must claim the sandbox first.");
   }
-  const userId = user._id;
+  if (!t.scopes.includes("mcp:write")) throw new AppError("forbidden", "Creating a workspace needs the mcp:write scope.");
+  if (t.workspaceIds !== null) throw new AppError("forbidden", "This token is confined to its workspaces and cannot create new ones.");
+  const cutOff = await deps.database.c.workspaces.findOne({ blockedTokenIds: t._id }, { projection: { _id: 1 } });
+  if (cutOff) throw new AppError("forbidden", "This agent has been cut off by its owner and cannot create workspaces.");
+  return t.ownerId;
+}
+
+/** A new workspace owned by the signed-in person (or the person the token acts for). */
+export async function createWorkspaceFor(deps: StoreDeps, principal: Principal, input: { slug: string; name: string }): Promise<WorkspaceView> {
+  const ownerId = await assertMayCreateWorkspaces(deps, principal);
+  const ws = await createWorkspace(deps, { slug: input.slug, name: input.name, ownerId });
+  await recordEvent(deps, { workspaceId: ws._id, type: "workspace.created", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.name } });
+  return workspaceView(ws, principal);
+}
+
+/**
+ * Publishes or unpublishes a workspace. The workspace changes first, then the copies of its
+ * visibility on its pages' artifacts (so GET /a/{slug} stays one lookup); a page written
+ * meanwhile checks the workspace again after writing its artifact. The mark set with the
+ * change lets the sweeper finish the copies if this process stops in between.
+ */
+export async function setVisibility(deps: StoreDeps, principal: Principal, slug: string, visibility: Visibility): Promise<WorkspaceView> {
+  const ws = await readableWorkspace(deps, principal, slug);
+  assertCan(principal, ws, "manage");
+  if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot be made public.");
   const t = now();
-  const changed = await database.c.workspaces.updateOne(
-    { _id: ws._id, "members.userId": { $ne: userId } },
-    { $push: { members: { userId, role: input.role, addedAt: t } }, $set: { updatedAt: t } },
-  );
-  if (changed.modifiedCount === 0) {
-    if (roleOf(ws, userId) === "owner" && input.role !== "owner" && ws.members.filter((m) => m.role === "owner").length === 1) {
-      throw new AppError("forbidden", "A workspace keeps at least one owner.");
-    }
-    await database.c.workspaces.updateOne({ _id: ws._id, "members.userId": userId }, { $set: { "members.$.role": input.role, updatedAt: t } });
-  }
-  await recordEvent(database, { workspaceId: ws._id, type: "member.added", actor: actorOf(principal), target: { kind: "member", id: userId, label: email } });
-  return { userId, role: input.role };
+  await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $set: { visibility, updatedAt: t, visibilitySyncAt: t } });
+  const next = { ...ws, visibility, updatedAt: t };
+  forgetWorkspace(deps, ws);
+  await syncArtifactVisibility(deps, next);
+  await recordEvent(deps, { workspaceId: ws._id, type: `workspace.${visibility}`, actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.name } });
+  return workspaceView(next, principal);
 }
 
-function assertMember(principal: Principal, ws: WorkspaceDoc): void {
-  const userId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
-  if (!userId || roleOf(ws, userId) === null) throw new AppError("forbidden", "Only members of this workspace can see that.");
-}
-
-export async function listMembers(database: Database, principal: Principal, slug: string) {
-  const ws = await getReadableWorkspace(database, principal, slug);
-  assertMember(principal, ws);
-  const users = await database.c.users.find({ _id: { $in: ws.members.map((m) => m.userId) } }, { projection: { email: 1, confirmedAt: 1 } }).toArray();
-  const byId = new Map(users.map((u) => [u._id, u]));
-  return ws.members.map((m) => ({
-    user_id: m.userId,
-    email: byId.get(m.userId)?.email ?? "(unknown)",
-    role: m.role,
-    confirmed: Boolean(byId.get(m.userId)?.confirmedAt),
-    added_at: m.addedAt.toISOString(),
-  }));
-}
-
-function ownersAfter(ws: WorkspaceDoc, userId: string, role: Role | null): number {
-  return ws.members.filter((m) => (m.userId === userId ? role === "owner" : m.role === "owner")).length;
-}
-
-export async function setMemberRole(database: Database, principal: Principal, input: { workspace: string; userId: string; role: Role }): Promise<void> {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
+/** Renames a workspace (owners only). The slug, and so every address, stays. */
+export async function renameWorkspace(deps: StoreDeps, principal: Principal, input: { slug: string; name: string }): Promise<WorkspaceView> {
+  const ws = await readableWorkspace(deps, principal, input.slug);
   assertCan(principal, ws, "manage");
-  if (roleOf(ws, input.userId) === null) throw new AppError("not_found", "That person is not a member.");
-  if (ownersAfter(ws, input.userId, input.role) === 0) throw new AppError("forbidden", "A workspace keeps at least one owner.");
-  // Conditional on the member list we checked, so two changes cannot both remove the last owner.
-  const r = await database.c.workspaces.updateOne(
-    { _id: ws._id, updatedAt: ws.updatedAt },
-    { $set: { members: ws.members.map((m) => (m.userId === input.userId ? { ...m, role: input.role } : m)), updatedAt: now() } },
-  );
-  if (r.modifiedCount !== 1) throw new AppError("conflict", "The members changed meanwhile; try again.");
-  await recordEvent(database, { workspaceId: ws._id, type: "member.role_changed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: input.role } });
-}
-
-export async function removeMember(database: Database, principal: Principal, input: { workspace: string; userId: string }): Promise<void> {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
-  const self = principal.kind === "user" && principal.user._id === input.userId;
-  if (!self) assertCan(principal, ws, "manage");
-  if (roleOf(ws, input.userId) === null) throw new AppError("not_found", "That person is not a member.");
-  if (ownersAfter(ws, input.userId, null) === 0) throw new AppError("forbidden", "A workspace keeps at least one owner.");
-  const r = await database.c.workspaces.updateOne(
-    { _id: ws._id, updatedAt: ws.updatedAt },
-    { $set: { members: ws.members.filter((m) => m.userId !== input.userId), updatedAt: now() } },
-  );
-  if (r.modifiedCount !== 1) throw new AppError("conflict", "The members changed meanwhile; try again.");
-  await recordEvent(database, { workspaceId: ws._id, type: "member.removed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: "" } });
-}
-
-/** The agents (tokens) that have acted in a workspace or are restricted to it, with whom they act for. */
-export async function listAgents(database: Database, principal: Principal, slug: string) {
-  const ws = await getReadableWorkspace(database, principal, slug);
-  assertMember(principal, ws);
-  const recent = await database.c.events
-    .find({ workspaceId: ws._id, "actor.kind": "agent" }, { projection: { actor: 1, at: 1 } })
-    .sort({ at: -1 })
-    .limit(2000)
-    .toArray();
-  const lastActive = new Map<string, Date>();
-  for (const e of recent) if (e.actor.tokenId && !lastActive.has(e.actor.tokenId)) lastActive.set(e.actor.tokenId, e.at);
-  const ids = new Set([...lastActive.keys(), ...ws.blockedTokenIds]);
-  const tokens = await database.c.tokens
-    .find({ $or: [{ _id: { $in: [...ids] } }, { workspaceIds: ws._id }] }, { projection: { hash: 0 } })
-    .limit(500)
-    .toArray();
-  const owners = await database.c.users.find({ _id: { $in: tokens.flatMap((t) => (t.ownerId ? [t.ownerId] : [])) } }, { projection: { email: 1 } }).toArray();
-  const emailOf = new Map(owners.map((u) => [u._id, u.email]));
-  return tokens
-    .map((t) => ({
-      token_id: t._id,
-      label: t.agentLabel ?? t.label,
-      acting_for: t.ownerId ? (emailOf.get(t.ownerId) ?? null) : null,
-      last_active_at: lastActive.get(t._id)?.toISOString() ?? null,
-      blocked: ws.blockedTokenIds.includes(t._id),
-      status: tokenStatus(t),
-    }))
-    .sort((a, b) => (b.last_active_at ?? "").localeCompare(a.last_active_at ?? ""));
-}
-
-/** The owner cuts an agent off this workspace (or lets it back); its next call there is refused. */
-export async function setAgentBlocked(database: Database, principal: Principal, input: { workspace: string; tokenId: string; blocked: boolean }): Promise<void> {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
-  assertCan(principal, ws, "manage");
-  if (principal.kind === "token" && principal.token._id === input.tokenId) throw new AppError("forbidden", "A token cannot cut itself off.");
-  await database.c.workspaces.updateOne(
-    { _id: ws._id },
-    input.blocked ? { $addToSet: { blockedTokenIds: input.tokenId }, $set: { updatedAt: now() } } : { $pull: { blockedTokenIds: input.tokenId }, $set: { updatedAt: now() } },
-  );
-  await recordEvent(database, { workspaceId: ws._id, type: input.blocked ? "agent.blocked" : "agent.unblocked", actor: actorOf(principal), target: { kind: "token", id: input.tokenId, label: "" } });
-}
-
-/** Recent changes in a workspace, newest first, 50 at a time. */
-export async function listActivity(database: Database, principal: Principal, input: { workspace: string; cursor?: string }) {
-  const ws = await getReadableWorkspace(database, principal, input.workspace);
-  assertMember(principal, ws);
-  const filter: Record<string, unknown> = { workspaceId: ws._id };
-  if (input.cursor) {
-    const [atMs, id] = Buffer.from(input.cursor, "base64url").toString("utf8").split("|");
-    const at = new Date(Number(atMs));
-    if (!id || Number.isNaN(at.getTime())) throw new AppError("invalid_request", "cursor: is not one we gave out");
-    filter.$or = [{ at: { $lt: at } }, { at, _id: { $lt: id } }];
-  }
-  const events = await database.c.events.find(filter).sort({ at: -1, _id: -1 }).limit(51).toArray();
-  const page = events.slice(0, 50);
-  const last = page[page.length - 1];
-  return {
-    events: page.map((e) => ({
-      id: e._id,
-      type: e.type,
-      actor: { kind: e.actor.kind, user_id: e.actor.userId, token_id: e.actor.tokenId ?? null, label: e.actor.label },
-      target: e.target,
-      at: e.at.toISOString(),
-    })),
-    next_cursor: events.length > 50 && last ? Buffer.from(`${last.at.getTime()}|${last._id}`).toString("base64url") : null,
-  };
+  const t = now();
+  await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $set: { name: input.name, updatedAt: t } });
+  forgetWorkspace(deps, ws);
+  await recordEvent(deps, { workspaceId: ws._id, type: "workspace.renamed", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: input.name } });
+  return workspaceView({ ...ws, name: input.name, updatedAt: t }, principal);
 }

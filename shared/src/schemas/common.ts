@@ -36,3 +36,15 @@ export const LabelSchema = (max = 100) =>
     .max(max, `must be at most ${max} characters`)
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must not contain control characters");
+
+/** Who did something, as a reader may see it (outsiders get people's identities withheld). */
+export const ActorViewSchema = z.object({
+  kind: z.enum(["user", "agent"]),
+  user_id: z.string().nullable(),
+  token_id: z.string().nullable(),
+  label: z.string(),
+});
+export type ActorView = z.infer<typeof ActorViewSchema>;
+
+/** A page of results and where the next one starts (null at the end). */
+export const CursorSchema = z.string().max(1000).describe("The next_cursor of the previous call, to get the following results.");

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { SlugSchema } from "./common";
+import { utf8Bytes } from "./cells";
+import { ActorViewSchema, SlugSchema } from "./common";
+import { refineCode } from "./parse";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const body = (name: string) =>
-  z.string().refine((s) => Buffer.byteLength(s, "utf8") <= MAX_BODY_BYTES, `${name} must be at most 1 MiB`);
+const body = (name: string) => z.string().refine((s) => utf8Bytes(s) <= MAX_BODY_BYTES, refineCode("too_large", `${name} must be at most 1 MiB`));
 const noNul = (s: string) => !s.includes("\u0000");
 
 export const TitleSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, "must not contain NUL");
@@ -56,13 +57,6 @@ export const UpdatePageInputSchema = z
   });
 export type UpdatePageInput = z.infer<typeof UpdatePageInputSchema>;
 
-export const ActorViewSchema = z.object({
-  kind: z.enum(["user", "agent"]),
-  user_id: z.string().nullable(),
-  token_id: z.string().nullable(),
-  label: z.string(),
-});
-
 export const PartViewSchema = z.object({
   id: z.string(),
   kind: z.enum(["markdown", "html", "table_view"]),
@@ -95,6 +89,7 @@ export const PageViewSchema = z.object({
 export type PageView = z.infer<typeof PageViewSchema>;
 
 export const PageSummaryViewSchema = PageViewSchema.omit({ parts: true });
+export type PageSummaryView = z.infer<typeof PageSummaryViewSchema>;
 
 export const RevisionViewSchema = z.object({
   version: z.number(),
@@ -102,4 +97,18 @@ export const RevisionViewSchema = z.object({
   summary: z.string(),
   actor: ActorViewSchema,
   created_at: z.string(),
+  /** The version this one brought back, when it was a restore. */
+  restored_from: z.number().nullable(),
+  /** What changed from the version before, in short ("title, text"). */
+  changes: z.array(z.enum(["created", "title", "summary", "text", "tables", "restored"])),
 });
+export type RevisionView = z.infer<typeof RevisionViewSchema>;
+
+export const RevisionWithPartsViewSchema = RevisionViewSchema.extend({ parts: z.array(PartViewSchema) });
+
+export const PageListViewSchema = z.object({ pages: z.array(PageSummaryViewSchema), next_cursor: z.string().nullable() });
+export type PageListView = z.infer<typeof PageListViewSchema>;
+
+export const CreatedPageViewSchema = z.object({ page: PageViewSchema, part: PartViewSchema, collection: CollectionViewSchema });
+
+export const DeletedPageViewSchema = z.object({ page_id: z.string(), slug: z.string() });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LabelSchema, SlugSchema } from "./common";
+import { COLUMN_TYPES } from "./cells";
+import { ActorViewSchema, CursorSchema, LabelSchema, SlugSchema } from "./common";
 
 export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const ColumnNameSchema = z.string().min(1).max(63);
@@ -7,7 +8,7 @@ const ColumnNameSchema = z.string().min(1).max(63);
 export const ColumnSchema = z
   .object({
     name: ColumnNameSchema,
-    type: z.enum(["text", "number", "boolean", "date", "url", "select"]),
+    type: z.enum(COLUMN_TYPES),
     required: z.boolean().optional(),
     options: z.array(z.string()).max(100).optional().describe("The allowed values of a select column"),
   })
@@ -31,7 +32,7 @@ export const ListRowsInputSchema = z
     collection: SlugSchema,
     filter: z.record(ColumnNameSchema, z.union([CellSchema, RangeSchema])).optional().describe("column: value for equality, or column: {gt, gte, lt, lte} for ranges"),
     sort: z.object({ column: ColumnNameSchema, direction: z.enum(["asc", "desc"]) }).strict().optional(),
-    cursor: z.string().max(1000).optional(),
+    cursor: CursorSchema.optional(),
     limit: z.number().int().min(1).max(500).optional(),
   })
   .strict();
@@ -62,7 +63,7 @@ export const DeleteRowInputSchema = z
 
 export const ColumnViewSchema = z.object({
   name: z.string(),
-  type: z.enum(["text", "number", "boolean", "date", "url", "select"]),
+  type: z.enum(COLUMN_TYPES),
   required: z.boolean(),
   options: z.array(z.string()).optional(),
 });
@@ -76,10 +77,25 @@ export const TableViewSchema = z.object({
   row_count: z.number(),
 });
 
+export type TableView = z.infer<typeof TableViewSchema>;
+
 export const RowViewSchema = z.object({
   row_id: z.string(),
   version: z.number(),
   values: z.record(z.string(), CellSchema),
-  updated_by: z.object({ kind: z.enum(["user", "agent"]), user_id: z.string().nullable(), token_id: z.string().nullable(), label: z.string() }),
+  updated_by: ActorViewSchema,
   updated_at: z.string(),
 });
+export type RowView = z.infer<typeof RowViewSchema>;
+
+export const RowListViewSchema = z.object({ table: TableViewSchema, rows: z.array(RowViewSchema), next_cursor: z.string().nullable() });
+export type RowListView = z.infer<typeof RowListViewSchema>;
+
+export const RowRevisionViewSchema = z.object({
+  version: z.number(),
+  values: z.record(z.string(), CellSchema).nullable(),
+  deleted: z.boolean(),
+  actor: ActorViewSchema,
+  created_at: z.string(),
+});
+export type RowRevisionView = z.infer<typeof RowRevisionViewSchema>;

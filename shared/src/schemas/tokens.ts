@@ -33,3 +33,20 @@ export const IssuedTokenViewSchema = z.object({
   scopes: z.array(ScopeSchema),
   expires_at: z.string(),
 });
+
+/** Who a connection acts as (the whoami tool). */
+export const WhoamiViewSchema = z.object({
+  authenticated: z.boolean(),
+  token: z
+    .object({
+      token_id: z.string(),
+      label: z.string(),
+      kind: z.string(),
+      scopes: z.array(z.string()),
+      expires_at: z.string(),
+      workspaces: z.array(z.string()).nullable(),
+    })
+    .nullable(),
+  acting_for: z.object({ email: z.string() }).nullable(),
+});
+export type WhoamiView = z.infer<typeof WhoamiViewSchema>;

@@ -1,4 +1,5 @@
-import { addMemberByEmail } from "@atelier/shared/domain/workspaces";
+import { syncArtifactVisibility } from "@atelier/shared/domain/artifacts";
+import { addMemberByEmail } from "@atelier/shared/domain/members";
 import { now } from "@atelier/shared/domain/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
@@ -47,7 +48,7 @@ describe("POST /api/artifacts/pages", () => {
     const stored = await srv.database.c.pages.findOne({ slug });
     expect(stored?.version).toBe(1);
     expect(stored?.createdBy).toMatchObject({ kind: "user", label: ownerEmail });
-    expect(stored?.html).toContain("<strong>bold</strong>");
+    expect((await srv.database.c.artifacts.findOne({ _id: slug }))?.html).toContain("<strong>bold</strong>");
     expect(await srv.database.c.revisions.countDocuments({ pageId: stored?._id })).toBe(1);
   });
 
@@ -183,7 +184,7 @@ describe("GET /a/{slug} and /artifacts/{pageId}", () => {
     const viewerEmail = `${uniq("viewer")}@example.com`;
     const ownerUser = await srv.database.c.users.findOne({ email: ownerEmail });
     if (!ownerUser) throw new Error("no owner");
-    await addMemberByEmail(srv.database, { kind: "user", user: ownerUser }, { workspace: wsSlug, email: viewerEmail, role: "viewer" });
+    await addMemberByEmail(srv.deps, { kind: "user", user: ownerUser }, { workspace: wsSlug, email: viewerEmail, role: "viewer" });
     const viewer = await signIn(srv, viewerEmail);
     expect((await viewer.request(`/a/${slug}`)).status).toBe(200);
 
@@ -222,10 +223,13 @@ describe("GET /a/{slug} and /artifacts/{pageId}", () => {
     const wsSlug = await defaultWorkspaceSlug(b);
     await b.mutation("workspaces.setVisibility", { slug: wsSlug, visibility: "public" });
     expect((await new Browser(srv.url).request(`/a/${slug}`)).status).toBe(200);
+    // What the sweeper's expiry step does to a sandbox: hide it, then copy that to its pages.
     await srv.database.c.workspaces.updateOne(
       { slug: wsSlug },
       { $set: { sandbox: { registrationId: "reg_x", state: "expired", hiddenAt: now(), deleteAfter: null } } },
     );
+    const hidden = await srv.database.c.workspaces.findOne({ slug: wsSlug });
+    if (hidden) await syncArtifactVisibility(srv.deps, hidden);
     expect((await new Browser(srv.url).request(`/a/${slug}`)).status).toBe(404);
     expect((await b.request(`/a/${slug}`)).status).toBe(404);
   });
@@ -288,7 +292,7 @@ describe("updates with expected_version", () => {
     const email = `${uniq("ro")}@example.com`;
     const ownerUser = await srv.database.c.users.findOne({ email: ownerEmail });
     if (!ownerUser) throw new Error("no owner");
-    await addMemberByEmail(srv.database, { kind: "user", user: ownerUser }, { workspace: wsSlug, email, role: "viewer" });
+    await addMemberByEmail(srv.deps, { kind: "user", user: ownerUser }, { workspace: wsSlug, email, role: "viewer" });
     const viewer = await signIn(srv, email);
     expect((await viewer.query("pages.get", { slug })).status).toBe(200);
     const res = await viewer.mutation("pages.update", { slug, title: "nope" });

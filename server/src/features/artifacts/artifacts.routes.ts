@@ -1,6 +1,7 @@
 // The browser routes of SPEC §4.1.
 import { isUtf8 } from "node:buffer";
-import { createPage, artifactUrl, collectionView, getRenderedArtifact } from "@atelier/shared/domain/pages";
+import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
+import { createPage } from "@atelier/shared/domain/pages";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { escapeHtml } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
@@ -48,9 +49,14 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
   return async (req, res) => {
     const key = by(req);
     if (!key) return notFound(res);
-    const { principal } = await sessionFromRequest(deps, req);
-    const found = await getRenderedArtifact(deps.database, principal, key);
+    // The session is looked up only for a page that is not public: a public read is one lookup.
+    const found = await getRenderedArtifact(deps, async () => (await sessionFromRequest(deps, req)).principal, key);
     if (!found) return notFound(res);
+    if (found.kind === "moved") {
+      // A page whose address changed: the old one points to the new one for a while.
+      res.set("Cache-Control", "public, max-age=300").redirect(301, `/a/${found.slug}`);
+      return;
+    }
     sendArtifactHeaders(res);
     if (found.isPublic) {
       res.set({ ETag: found.etag, "Cache-Control": "public, max-age=0, must-revalidate" });
@@ -104,7 +110,7 @@ export function artifactRoutes(deps: Deps): Router {
     const secret = String(req.params.secret);
     const pageSlug = req.params.pageSlug === undefined ? undefined : String(req.params.pageSlug);
     if (!/^[A-Za-z0-9_-]{20,64}$/.test(secret) || (pageSlug !== undefined && !SlugSchema.safeParse(pageSlug).success)) return notFound(res);
-    const found = await resolveShareLink(deps.database, secret, pageSlug);
+    const found = await resolveShareLink(deps, secret, pageSlug);
     if (!found) return notFound(res);
     sendArtifactHeaders(res);
     res.set({ "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" });
@@ -129,11 +135,7 @@ export function artifactRoutes(deps: Deps): Router {
     if (!req.is("application/json")) throw new AppError("invalid_request", "Send a JSON body with Content-Type: application/json.");
     const input = parseInput(HttpCreatePageSchema, req.body);
     const { part, collection, page } = await createPage(deps, res.locals.principal, input);
-    res.status(201).json({
-      part: { id: part.id, kind: part.kind, body: part.body, position: part.position },
-      collection: collectionView(collection),
-      artifact_url: artifactUrl(deps.config.BASE_URL, page.slug),
-    });
+    res.status(201).json({ part, collection, artifact_url: page.artifact_url });
   });
   return r;
 }

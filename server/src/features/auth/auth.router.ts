@@ -20,17 +20,17 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { user, sessionId, expiresAt } = await verifySignInCode(ctx, input.email, input.code);
       ctx.cookies.set(sessionId, expiresAt);
-      return { user: await userView(ctx.database, user) };
+      return { user: await userView(ctx, user) };
     }),
 
   signOut: publicProcedure.output(z.object({ signedOut: z.literal(true) })).mutation(async ({ ctx }) => {
-    if (ctx.sessionId) await endSession(ctx.database, ctx.sessionId);
+    if (ctx.sessionId) await endSession(ctx, ctx.sessionId);
     ctx.cookies.clear();
     return { signedOut: true as const };
   }),
 
   signOutEverywhere: protectedProcedure.output(z.object({ sessionsEnded: z.number() })).mutation(async ({ ctx }) => {
-    const sessionsEnded = await endAllSessions(ctx.database, ctx.principal.user._id);
+    const sessionsEnded = await endAllSessions(ctx, ctx.principal.user._id);
     ctx.cookies.clear();
     return { sessionsEnded };
   }),

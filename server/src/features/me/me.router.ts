@@ -3,5 +3,5 @@ import { UserViewSchema } from "@atelier/shared/schemas/common";
 import { protectedProcedure, router } from "../../trpc";
 
 export const meRouter = router({
-  get: protectedProcedure.output(UserViewSchema).query(({ ctx }) => userView(ctx.database, ctx.principal.user)),
+  get: protectedProcedure.output(UserViewSchema).query(({ ctx }) => userView(ctx, ctx.principal.user)),
 });

@@ -1,0 +1,189 @@
+// What a page's public address serves (SPEC §4.1): its rendered document, kept in an
+// artifact document keyed by the slug, with a copy of whether anyone may read it. A public
+// read is one primary-key lookup (or none, from the cache); a private read adds the access
+// check for the person asking. The page itself (pages.ts) is the source of truth: the
+// artifact is written after it, and the sweeper rewrites one a stopped process left behind.
+import type { ArtifactDoc, PageDoc, WorkspaceDoc } from "../db/index";
+import { AppError, isDuplicateKey } from "../errors";
+import { utf8Bytes } from "../schemas/cells";
+import { can, isHidden, type Principal } from "./access";
+import { now } from "./clock";
+import type { StoreDeps } from "./deps";
+import { etagOf, renderPage } from "./render";
+import { parseTableViewSpec, renderTableView, tableOfPart } from "./table-views";
+
+const artifactKey = (slug: string) => `art:${slug}`;
+const workspaceTag = (workspaceId: string) => `artws:${workspaceId}`;
+
+export function artifactUrl(baseUrl: string, slug: string): string {
+  return `${baseUrl}/a/${slug}`;
+}
+
+/** Whether anyone, signed in or not, may read the workspace's pages. */
+export function isPublicWorkspace(ws: Pick<WorkspaceDoc, "visibility" | "sandbox">): boolean {
+  return ws.visibility === "public" && !isHidden(ws);
+}
+
+/** The standalone document for a page, with its table_view parts read from their tables now. */
+export async function renderDocument(deps: StoreDeps, p: Pick<PageDoc, "slug" | "title" | "summary" | "parts" | "workspaceId">): Promise<string> {
+  const tables: Record<string, string> = {};
+  for (const part of p.parts) {
+    if (part.kind === "table_view") tables[part.id] = await renderTableView(deps, p.workspaceId, parseTableViewSpec(part.body));
+  }
+  return renderPage({ title: p.title, summary: p.summary, parts: p.parts, url: artifactUrl(deps.config.BASE_URL, p.slug), tables });
+}
+
+/**
+ * Claims a slug for a new page: the artifact document is its key (html null until the page
+ * is written). A slug another page holds is `conflict`; one kept only as the redirect of a
+ * moved page is free again once the redirect has run out.
+ */
+export async function reserveSlug(deps: StoreDeps, input: { slug: string; pageId: string; workspaceId: string }): Promise<void> {
+  const t = now();
+  const doc: ArtifactDoc = { _id: input.slug, pageId: input.pageId, workspaceId: input.workspaceId, version: 0, html: null, etag: "", public: false, bytes: 0, redirect: null, updatedAt: t };
+  try {
+    await deps.database.c.artifacts.insertOne(doc);
+    return;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+  const { _id: _ignored, ...fields } = doc;
+  const took = await deps.database.c.artifacts.updateOne({ _id: input.slug, "redirect.until": { $lte: t } }, { $set: fields });
+  if (took.modifiedCount === 1) {
+    deps.cache.delete(artifactKey(input.slug));
+    return;
+  }
+  const held = await deps.database.c.artifacts.findOne({ _id: input.slug }, { projection: { pageId: 1 } });
+  if (held?.pageId !== input.pageId) throw new AppError("conflict", `The slug "${input.slug}" is already used by another page.`);
+}
+
+/** Gives a reserved slug back (a create that failed before its page was written). */
+export async function releaseSlug(deps: StoreDeps, slug: string, pageId: string): Promise<void> {
+  await deps.database.c.artifacts.deleteOne({ _id: slug, pageId, html: null });
+}
+
+/**
+ * Stores the document a page version serves, unless a later version's is already there.
+ * Returns how many bytes the stored document grew by (for the usage counters). The
+ * workspace is read again afterwards: a visibility change that ran meanwhile is applied
+ * here too, so no artifact keeps a visibility its workspace no longer has.
+ */
+export async function writeRendition(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "version" | "workspaceId">, ws: WorkspaceDoc, html: string): Promise<number> {
+  const { database } = deps;
+  const before = await database.c.artifacts.findOne({ _id: page.slug, pageId: page._id }, { projection: { bytes: 1, version: 1 } });
+  if (!before || before.version > page.version) return 0;
+  const bytes = utf8Bytes(html);
+  const t = now();
+  await database.c.artifacts.updateOne(
+    { _id: page.slug, pageId: page._id, version: { $lte: page.version } },
+    { $set: { html, etag: etagOf(html), version: page.version, public: isPublicWorkspace(ws), bytes, updatedAt: t } },
+  );
+  deps.cache.delete(artifactKey(page.slug));
+  const fresh = await database.c.workspaces.findOne({ _id: ws._id }, { projection: { visibility: 1, sandbox: 1 } });
+  if (fresh && isPublicWorkspace(fresh) !== isPublicWorkspace(ws)) {
+    await database.c.artifacts.updateOne({ _id: page.slug, pageId: page._id }, { $set: { public: isPublicWorkspace(fresh) } });
+  }
+  return bytes - before.bytes;
+}
+
+/**
+ * Re-renders the document of a page whose tables changed (its version stays). Written only
+ * if no newer document was stored after `since`, the moment its rows were read.
+ */
+export async function rerender(deps: StoreDeps, page: PageDoc, ws: WorkspaceDoc): Promise<number> {
+  const since = now();
+  const html = await renderDocument(deps, page);
+  const { database } = deps;
+  const before = await database.c.artifacts.findOne({ _id: page.slug, pageId: page._id }, { projection: { bytes: 1 } });
+  if (!before) return 0;
+  const bytes = utf8Bytes(html);
+  const r = await database.c.artifacts.updateOne(
+    { _id: page.slug, pageId: page._id, version: page.version, updatedAt: { $lte: since } },
+    { $set: { html, etag: etagOf(html), public: isPublicWorkspace(ws), bytes, updatedAt: now() } },
+  );
+  deps.cache.delete(artifactKey(page.slug));
+  return r.modifiedCount === 1 ? bytes - before.bytes : 0;
+}
+
+/** Copies a workspace's visibility onto its artifacts, then clears the change's mark. */
+export async function syncArtifactVisibility(deps: StoreDeps, ws: WorkspaceDoc): Promise<void> {
+  const fresh = (await deps.database.c.workspaces.findOne({ _id: ws._id })) ?? ws;
+  await deps.database.c.artifacts.updateMany({ workspaceId: ws._id }, { $set: { public: isPublicWorkspace(fresh) } });
+  deps.cache.deleteTag(workspaceTag(ws._id));
+  if (fresh.visibilitySyncAt) await deps.database.c.workspaces.updateOne({ _id: ws._id, visibilitySyncAt: fresh.visibilitySyncAt }, { $set: { visibilitySyncAt: null } });
+}
+
+/** Forgets the artifacts of a workspace this process has cached (after a change to it). */
+export function forgetArtifacts(deps: Pick<StoreDeps, "cache">, workspaceId: string): void {
+  deps.cache.deleteTag(workspaceTag(workspaceId));
+}
+
+export function forgetArtifact(deps: Pick<StoreDeps, "cache">, slug: string): void {
+  deps.cache.delete(artifactKey(slug));
+}
+
+type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "etag" | "public" | "redirect">;
+
+/**
+ * An artifact by slug. Public ones come from the cache (at most CACHE_TTL_MS old); private
+ * ones are read afresh every time, so private content is never cached across readers.
+ */
+async function artifactBySlug(deps: StoreDeps, slug: string): Promise<Served | null> {
+  const cached = deps.cache.get<Served>(artifactKey(slug));
+  if (cached) return cached;
+  const doc = await deps.database.c.artifacts.findOne(
+    { _id: slug },
+    { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } },
+  );
+  if (doc && (doc.public || doc.redirect)) {
+    deps.cache.set(artifactKey(slug), doc, { bytes: doc.html?.length ?? 0, tags: [workspaceTag(doc.workspaceId)] });
+  }
+  return doc;
+}
+
+export type RenderedArtifact =
+  | { kind: "document"; html: string; etag: string; isPublic: boolean }
+  | { kind: "moved"; slug: string }
+  | null;
+
+/**
+ * What a browser route serves: the rendered document, or where a moved page went, or null
+ * (missing or not readable: the same answer). A public page costs at most one lookup.
+ */
+export async function getRenderedArtifact(
+  deps: StoreDeps,
+  principal: Principal | (() => Promise<Principal>),
+  by: { slug: string } | { pageId: string },
+): Promise<RenderedArtifact> {
+  let slug: string;
+  if ("slug" in by) slug = by.slug;
+  else {
+    const page = await deps.database.c.pages.findOne({ _id: by.pageId }, { projection: { slug: 1 } });
+    if (!page) return null;
+    slug = page.slug;
+  }
+  const doc = await artifactBySlug(deps, slug);
+  if (!doc) return null;
+  if (doc.redirect) return doc.redirect.until > now() ? { kind: "moved", slug: doc.redirect.to } : null;
+  if (doc.html === null) return null;
+  if (doc.public) return { kind: "document", html: doc.html, etag: doc.etag, isPublic: true };
+  const who = typeof principal === "function" ? await principal() : principal;
+  if (who.kind === "nobody") return null;
+  const ws = await deps.cache.through(`ws:${doc.workspaceId}`, () => deps.database.c.workspaces.findOne({ _id: doc.workspaceId }));
+  if (!ws || !can(who, ws, "read")) return null;
+  return { kind: "document", html: doc.html, etag: doc.etag, isPublic: false };
+}
+
+/**
+ * Re-renders the documents of a workspace's pages that show this table, after its rows or
+ * columns changed, so reads stay lookups. Their growth counts in the workspace's usage
+ * (never refused: the rows were already counted).
+ */
+export async function refreshTableViews(deps: StoreDeps, ws: WorkspaceDoc, tableSlug: string): Promise<void> {
+  const pages = await deps.database.c.pages.find({ workspaceId: ws._id, "parts.kind": "table_view" }).limit(100).toArray();
+  let grew = 0;
+  for (const page of pages) {
+    if (page.parts.some((p) => tableOfPart(p) === tableSlug)) grew += await rerender(deps, page, ws);
+  }
+  if (grew !== 0) await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $inc: { "usage.bytes": grew } });
+}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ExactReads, ReadCache } from "./cache";
+
+afterEach(() => vi.useRealTimers());
+
+describe("the read cache", () => {
+  it("serves an entry for at most its time to live", () => {
+    vi.useFakeTimers();
+    const c = new ReadCache(1000, 1 << 20);
+    c.set("k", "v");
+    vi.advanceTimersByTime(999);
+    expect(c.get("k")).toBe("v");
+    vi.advanceTimersByTime(2);
+    expect(c.get("k")).toBeUndefined();
+  });
+
+  it("keeps null as a value (known not to exist)", () => {
+    const c = new ReadCache(1000, 1 << 20);
+    c.set("missing", null);
+    expect(c.get("missing")).toBeNull();
+  });
+
+  it("stays under its byte cap, dropping the least recently used first", () => {
+    // Each entry costs its bytes plus its key and a fixed overhead (about 1,200 here).
+    const c = new ReadCache(60_000, 13_000);
+    for (let i = 0; i < 10; i++) c.set(`k${i}`, i, { bytes: 1000 });
+    c.get("k0"); // used again: now the most recent
+    c.set("k10", 10, { bytes: 1000 });
+    expect(c.size.bytes).toBeLessThanOrEqual(13_000);
+    expect(c.get("k0")).toBe(0);
+    expect(c.get("k1")).toBeUndefined();
+  });
+
+  it("never lets one entry crowd out the rest", () => {
+    const c = new ReadCache(60_000, 10_000);
+    c.set("huge", "x", { bytes: 5000 });
+    expect(c.get("huge")).toBeUndefined();
+  });
+
+  it("drops every entry of a tag at once", () => {
+    const c = new ReadCache(60_000, 1 << 20);
+    c.set("a", 1, { tags: ["ws1"] });
+    c.set("b", 2, { tags: ["ws1"] });
+    c.set("c", 3, { tags: ["ws2"] });
+    c.deleteTag("ws1");
+    expect([c.get("a"), c.get("b"), c.get("c")]).toEqual([undefined, undefined, 3]);
+  });
+
+  it("shares one load among concurrent misses of a key", async () => {
+    const c = new ReadCache(60_000, 1 << 20);
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      await new Promise((r) => setTimeout(r, 10));
+      return "doc";
+    };
+    const got = await Promise.all(Array.from({ length: 50 }, () => c.through("k", load)));
+    expect(got.every((v) => v === "doc")).toBe(true);
+    expect(loads).toBe(1);
+  });
+
+  it("with a time to live of 0, reads every time and keeps nothing", async () => {
+    const c = new ReadCache(0, 1 << 20);
+    let loads = 0;
+    await c.through("k", async () => ++loads);
+    await c.through("k", async () => ++loads);
+    expect(loads).toBe(2);
+    expect(c.size.entries).toBe(0);
+  });
+
+  it("exact reads bypass the cache but drop its entries after a change", async () => {
+    const shared = new ReadCache(60_000, 1 << 20);
+    shared.set("ws:1", "old", { tags: ["t"] });
+    shared.set("art:x", "old", { tags: ["t"] });
+    const exact = new ExactReads(shared);
+    expect(await exact.through("ws:1", async () => "fresh")).toBe("fresh");
+    exact.delete("ws:1");
+    exact.deleteTag("t");
+    expect(shared.get("ws:1")).toBeUndefined();
+    expect(shared.get("art:x")).toBeUndefined();
+  });
+});

@@ -1,0 +1,134 @@
+// The read cache (DESIGN §1): rendered public artifacts and the access documents a request
+// needs (a session's user, a token, a workspace, a slug's id) may be served from this
+// process's memory for at most CACHE_TTL_MS. The process that makes a change drops its own
+// entries at once; every other process sees it within the bound. Nothing else is cached,
+// and CACHE_TTL_MS=0 makes every read exact. Memory is bounded: least recently used entries
+// go first once CACHE_MAX_BYTES is reached.
+
+interface Entry {
+  value: unknown;
+  bytes: number;
+  until: number;
+  tags: readonly string[];
+}
+
+export class ReadCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byTag = new Map<string, Set<string>>();
+  private readonly inflight = new Map<string, Promise<unknown>>();
+  private bytes = 0;
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxBytes: number,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0 && this.maxBytes > 0;
+  }
+
+  /** The cached value (null is a value: "known not to exist"), or undefined. */
+  get<T>(key: string): T | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.until <= Date.now()) {
+      this.delete(key);
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.value as T;
+  }
+
+  set(key: string, value: unknown, opts: { bytes?: number; tags?: readonly string[] } = {}): void {
+    if (!this.enabled) return;
+    const bytes = (opts.bytes ?? 0) + key.length + 200;
+    if (bytes > this.maxBytes / 4) return; // one entry never crowds out the rest
+    this.delete(key);
+    const tags = opts.tags ?? [];
+    this.entries.set(key, { value, bytes, until: Date.now() + this.ttlMs, tags });
+    this.bytes += bytes;
+    for (const t of tags) {
+      let keys = this.byTag.get(t);
+      if (!keys) this.byTag.set(t, (keys = new Set()));
+      keys.add(key);
+    }
+    for (const [k] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(k);
+    }
+  }
+
+  delete(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.bytes -= e.bytes;
+    for (const t of e.tags) this.byTag.get(t)?.delete(key);
+  }
+
+  /** Drops every entry tagged `tag` (e.g. all of a workspace's artifacts). */
+  deleteTag(tag: string): void {
+    const keys = this.byTag.get(tag);
+    if (!keys) return;
+    this.byTag.delete(tag);
+    for (const k of keys) this.delete(k);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.byTag.clear();
+    this.bytes = 0;
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /**
+   * The value under `key`, loaded once by `load` when missing or stale: concurrent misses of
+   * one key share one load, so a burst of requests costs one database read.
+   */
+  async through<T>(key: string, load: () => Promise<T>, opts: { bytes?: (v: T) => number; tags?: readonly string[] } = {}): Promise<T> {
+    if (!this.enabled) return load();
+    const hit = this.get<T>(key);
+    if (hit !== undefined) return hit;
+    const pending = this.inflight.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const p = load()
+      .then((v) => {
+        this.set(key, v, { bytes: opts.bytes ? opts.bytes(v) : 1024, tags: opts.tags });
+        return v;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
+    return p;
+  }
+}
+
+/**
+ * The same cache for callers that must read exactly (the owner's own screens, right after
+ * their own change, may be answered by another process): reads always go to the database,
+ * while the entries this process drops after a change are still dropped from the real cache.
+ */
+export class ExactReads extends ReadCache {
+  constructor(private readonly shared: ReadCache) {
+    super(0, 0);
+  }
+
+  override delete(key: string): void {
+    this.shared.delete(key);
+  }
+
+  override deleteTag(tag: string): void {
+    this.shared.deleteTag(tag);
+  }
+
+  override clear(): void {
+    this.shared.clear();
+  }
+}
+
+/** A cache that keeps nothing, for callers without one. */
+export const NO_CACHE = new ReadCache(0, 0);

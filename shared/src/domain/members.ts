@@ -1,0 +1,126 @@
+// Who belongs to a workspace, with which role. The member list lives in the workspace and
+// changes only as a whole, conditionally on `membersVersion`: each change reads the list,
+// checks its rules (one membership per person, at least one owner) on the list it will
+// write, and writes it only if nobody changed it meanwhile — otherwise it reads again. So
+// a person has one membership and a workspace keeps an owner on every supported database.
+import type { Member, Role, WorkspaceDoc } from "../db/index";
+import { AppError, isDuplicateKey } from "../errors";
+import { newId } from "../ids";
+import type { MemberView } from "../schemas/workspaces";
+import { actorOf, assertCan, roleOf, type Principal } from "./access";
+import { now } from "./clock";
+import type { StoreDeps } from "./deps";
+import { recordEvent } from "./events";
+import { normalizeEmail } from "./users";
+import { forgetWorkspace, readableWorkspace } from "./workspaces";
+
+const ATTEMPTS = 20;
+
+/**
+ * Applies `change` to the member list of `ws` until it lands on the list it was computed
+ * from. `change` returns the new list, or throws to refuse.
+ */
+async function changeMembers(deps: StoreDeps, ws: WorkspaceDoc, change: (members: Member[]) => Member[]): Promise<WorkspaceDoc> {
+  let current = ws;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const members = change(current.members);
+    if (!members.some((m) => m.role === "owner") && current.ownerId !== null) throw new AppError("forbidden", "A workspace keeps at least one owner.");
+    const t = now();
+    const r = await deps.database.c.workspaces.updateOne(
+      { _id: current._id, membersVersion: current.membersVersion },
+      { $set: { members, membersVersion: current.membersVersion + 1, updatedAt: t } },
+    );
+    if (r.modifiedCount === 1) {
+      forgetWorkspace(deps, current);
+      return { ...current, members, membersVersion: current.membersVersion + 1, updatedAt: t };
+    }
+    // Someone changed the list (or the workspace went away): read it again, exactly.
+    deps.cache.delete(`ws:${current._id}`);
+    const fresh = await deps.database.c.workspaces.findOne({ _id: current._id });
+    if (!fresh) throw new AppError("not_found", "No such workspace.");
+    current = fresh;
+    await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
+  }
+  throw new AppError("conflict", "The members are changing too fast; try again.");
+}
+
+function assertMember(principal: Principal, ws: WorkspaceDoc): void {
+  const userId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
+  if (!userId || roleOf(ws, userId) === null) throw new AppError("forbidden", "Only members of this workspace can see that.");
+}
+
+export async function listMembers(deps: StoreDeps, principal: Principal, slug: string): Promise<MemberView[]> {
+  const ws = await readableWorkspace(deps, principal, slug);
+  assertMember(principal, ws);
+  const users = await deps.database.c.users.find({ _id: { $in: ws.members.map((m) => m.userId) } }, { projection: { email: 1, confirmedAt: 1 } }).toArray();
+  const byId = new Map(users.map((u) => [u._id, u]));
+  return ws.members.map((m) => ({
+    user_id: m.userId,
+    email: byId.get(m.userId)?.email ?? "(unknown)",
+    role: m.role,
+    confirmed: Boolean(byId.get(m.userId)?.confirmedAt),
+    added_at: m.addedAt.toISOString(),
+  }));
+}
+
+/** The account for an address, created unconfirmed when there is none (confirmed on its first sign-in). */
+async function accountFor(deps: StoreDeps, email: string): Promise<string> {
+  const found = await deps.database.c.users.findOne({ email }, { projection: { _id: 1 } });
+  if (found) return found._id;
+  try {
+    const id = newId("usr");
+    await deps.database.c.users.insertOne({ _id: id, email, confirmedAt: null, defaultWorkspaceId: null, createdAt: now() });
+    return id;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const again = await deps.database.c.users.findOne({ email }, { projection: { _id: 1 } });
+    if (!again) throw new AppError("internal_error", "Could not create the account.");
+    return again._id;
+  }
+}
+
+/**
+ * Adds a person to a workspace by e-mail, or sets their role if they are a member already
+ * (owners only): one membership per person, the last role given wins.
+ */
+export async function addMemberByEmail(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { workspace: string; email: string; role: Role },
+): Promise<{ userId: string; role: Role; ws: WorkspaceDoc }> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
+  assertCan(principal, ws, "manage");
+  if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot have collaborators.");
+  const email = normalizeEmail(input.email);
+  const userId = await accountFor(deps, email);
+  const t = now();
+  const next = await changeMembers(deps, ws, (members) =>
+    members.some((m) => m.userId === userId)
+      ? members.map((m) => (m.userId === userId ? { ...m, role: input.role } : m))
+      : [...members, { userId, role: input.role, addedAt: t }],
+  );
+  await recordEvent(deps, { workspaceId: ws._id, type: "member.added", actor: actorOf(principal), target: { kind: "member", id: userId, label: email } });
+  return { userId, role: input.role, ws: next };
+}
+
+export async function setMemberRole(deps: StoreDeps, principal: Principal, input: { workspace: string; userId: string; role: Role }): Promise<void> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
+  assertCan(principal, ws, "manage");
+  await changeMembers(deps, ws, (members) => {
+    if (!members.some((m) => m.userId === input.userId)) throw new AppError("not_found", "That person is not a member.");
+    return members.map((m) => (m.userId === input.userId ? { ...m, role: input.role } : m));
+  });
+  await recordEvent(deps, { workspaceId: ws._id, type: "member.role_changed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: input.role } });
+}
+
+/** Removes a member (owners), or lets a member leave. */
+export async function removeMember(deps: StoreDeps, principal: Principal, input: { workspace: string; userId: string }): Promise<void> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
+  const self = principal.kind === "user" && principal.user._id === input.userId;
+  if (!self) assertCan(principal, ws, "manage");
+  await changeMembers(deps, ws, (members) => {
+    if (!members.some((m) => m.userId === input.userId)) throw new AppError("not_found", "That person is not a member.");
+    return members.filter((m) => m.userId !== input.userId);
+  });
+  await recordEvent(deps, { workspaceId: ws._id, type: "member.removed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: "" } });
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { ActorViewSchema, CursorSchema, EmailSchema, LabelSchema, SlugSchema } from "./common";
+
+export const RoleSchema = z.enum(["owner", "editor", "viewer"]);
+export const VisibilitySchema = z.enum(["private", "public"]);
+
+export const WorkspaceViewSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  visibility: VisibilitySchema,
+  role: RoleSchema.nullable(),
+  can_write: z.boolean(),
+  can_manage: z.boolean(),
+  sandbox: z.object({ state: z.enum(["unclaimed", "claimed", "expired"]) }).nullable(),
+  usage: z.object({ pages: z.number(), bytes: z.number() }),
+  created_at: z.string(),
+});
+export type WorkspaceView = z.infer<typeof WorkspaceViewSchema>;
+
+export const CreateWorkspaceInputSchema = z.object({ slug: SlugSchema, name: LabelSchema(100) }).strict();
+
+export const UserIdSchema = z.string().regex(/^usr_[A-Za-z0-9_-]{10,40}$/, "is not a user id");
+export const TokenIdSchema = z.string().regex(/^tok_[A-Za-z0-9_-]{10,40}$/, "is not a token id");
+export const ShareLinkIdSchema = z.string().regex(/^shr_[A-Za-z0-9_-]{10,40}$/, "is not a share link id");
+
+export const MemberViewSchema = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  role: RoleSchema,
+  confirmed: z.boolean(),
+  added_at: z.string(),
+});
+export type MemberView = z.infer<typeof MemberViewSchema>;
+
+export const AddMemberInputSchema = z.object({ workspace: SlugSchema, email: EmailSchema, role: RoleSchema }).strict();
+
+export const AgentViewSchema = z.object({
+  token_id: z.string(),
+  label: z.string(),
+  /** The member the agent acts for (null for an unclaimed sandbox's own agent). */
+  acting_for: z.string().nullable(),
+  last_active_at: z.string().nullable(),
+  blocked: z.boolean(),
+  status: z.enum(["active", "revoked", "expired"]),
+});
+export type AgentView = z.infer<typeof AgentViewSchema>;
+
+export const ActivityEventViewSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  actor: ActorViewSchema,
+  target: z.object({ kind: z.string(), id: z.string(), label: z.string() }),
+  /** How many things the event stands for ("added 12 rows"); 1 for most. */
+  count: z.number(),
+  restored_from: z.number().nullable(),
+  at: z.string(),
+});
+
+export const ActivityViewSchema = z.object({ events: z.array(ActivityEventViewSchema), next_cursor: z.string().nullable() });
+export type ActivityView = z.infer<typeof ActivityViewSchema>;
+
+export const ActivityInputSchema = z.object({ slug: SlugSchema, cursor: CursorSchema.optional() }).strict();
+
+export const ShareLinkViewSchema = z.object({
+  link_id: z.string(),
+  /** The page it opens, or null for every page of the workspace. */
+  page_id: z.string().nullable(),
+  page_slug: z.string().nullable(),
+  created_by: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
+export type ShareLinkView = z.infer<typeof ShareLinkViewSchema>;
+
+export const CreatedShareLinkViewSchema = ShareLinkViewSchema.extend({ url: z.string() });
+
+export const OkSchema = z.object({ ok: z.literal(true) });
