@@ -5,6 +5,7 @@ import { healthHandler } from "@atelier/shared/health";
 import { createHttpLogger } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
 import express, { type ErrorRequestHandler, type Express } from "express";
+import { bearerChallenge } from "@atelier/shared/domain/discovery";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import { mcpRoutes } from "./mcp-endpoint";
 
@@ -22,24 +23,57 @@ export function createSidecarApp(deps: SidecarDeps): Express {
   app.use(createHttpLogger(deps.logger));
   app.get("/healthz", healthHandler(deps.database));
   app.use(mcpRoutes(deps));
-  app.use((_req, res) => {
-    res.status(404).json({ error: "not_found", error_description: "The MCP endpoint is /mcp." });
+  app.use(() => {
+    throw new AppError("not_found", "The MCP endpoint is /mcp.");
   });
-  app.use(mcpErrorHandler(deps.logger));
+  app.use(mcpErrorHandler(deps.config, deps.logger));
   return app;
 }
 
-/** Anything a route did not answer itself: the JSON error shape, never a stack. */
-function mcpErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (raw: unknown, _req, res, _next) => {
+/**
+ * The one error handler: every refusal of /mcp at the HTTP level (and anything a route did
+ * not answer itself) as the error table says, with the headers that go with it. Never a stack.
+ */
+function mcpErrorHandler(config: Config, logger: Logger): ErrorRequestHandler {
+  return (raw: unknown, req, res, _next) => {
     const err = translateDbError(raw);
     if (res.headersSent) return;
-    if (err instanceof AppError) {
-      if (err.retryAfter !== undefined) res.set("Retry-After", String(err.retryAfter));
-      res.status(err.rule.http).json(err.toHttpBody());
+    if (!(err instanceof AppError)) {
+      logger.error({ err }, "unhandled error");
+      res.status(500).json({ error: "internal_error", error_description: "Something went wrong on our side." });
       return;
     }
-    logger.error({ err }, "unhandled error");
-    res.status(500).json({ error: "internal_error", error_description: "Something went wrong on our side." });
+    const rule = err.rule;
+    if (rule.jsonrpc !== undefined) {
+      res.status(rule.http).json({ jsonrpc: "2.0", error: { code: rule.jsonrpc, message: err.message }, id: null });
+      return;
+    }
+    if (err.retryAfter !== undefined) res.set("Retry-After", String(err.retryAfter));
+    const scope = typeof err.details?.scope === "string" ? err.details.scope : undefined;
+    switch (err.code) {
+      case "unauthorized":
+        res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
+        break;
+      case "invalid_token":
+        res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }));
+        break;
+      case "insufficient_scope":
+        res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
+        break;
+      case "method_not_allowed":
+        res.set("Allow", "POST, OPTIONS");
+        // A person who opened /mcp in a browser gets a pointer to the guide.
+        if (req.method === "GET" && req.accepts(["json", "html"]) === "html") {
+          res
+            .status(405)
+            .type("html")
+            .send(`<!doctype html><meta charset="utf-8"><title>Atelier MCP</title><p>This is Atelier's MCP endpoint; MCP clients POST to it. To connect an agent, see <a href="/docs/connect/agents">the connection guide</a>.</p>`);
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    res.status(rule.http).json(err.toHttpBody());
   };
 }

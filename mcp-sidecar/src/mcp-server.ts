@@ -1,46 +1,95 @@
 // The MCP server for one request: a low-level SDK Server whose handlers close over the
-// caller's principal. Tool definitions and JSON schemas are built once per process (tools/).
+// caller's principal and the protocol era the request speaks. Everything that does not
+// depend on the caller (tool listings with their JSON schemas, the JSON Schema validator, the
+// cache hints) is built once per process.
 import type { Principal } from "@atelier/shared/domain/access";
 import { mcpToolAccess } from "@atelier/shared/domain/access";
 import { getReadablePage } from "@atelier/shared/domain/pages";
+import { can } from "@atelier/shared/domain/access";
 import { listWorkspacesFor } from "@atelier/shared/domain/workspaces";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import type { Logger } from "@atelier/shared/logger";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type ServerOptions } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import type { ToolContext } from "./tools/define";
 import { findTool, toolsListFor } from "./tools/index";
 
 export const SERVER_INFO = { name: "atelier", title: "Atelier", version: "0.1.0" };
 
+/** The protocol generation of one request: `legacy` is 2024-11-05 … 2025-11-25, `modern` 2026-07-28. */
+export type Era = "legacy" | "modern";
+
 const INSTRUCTIONS =
   "Atelier keeps living artifacts: Markdown or HTML pages in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
-  "write with create_page and update_page (pass expected_version to avoid overwriting someone else's change). Every write is recorded in the page history under this token's name.";
+  "write with create_page and update_page (pass expected_version to avoid overwriting someone else's change). Every write is recorded in the page history under this token's name. " +
+  "Tools that write need sign-in: without a token, calling one starts it.";
+
+/** Resources per resources/list page. */
+export const RESOURCES_PAGE_SIZE = 100;
+
+// One JSON Schema validator for the whole process: by default every SDK Server builds its own
+// (an Ajv instance with its formats), which would be one per request here.
+const VALIDATOR = new AjvJsonSchemaValidator();
+
+// Cache hints of the 2026-07-28 revision (ttlMs / cacheScope). Tool and template lists change
+// only with a deployment; what a caller may read changes at any time. Everything that depends
+// on who asks is private; a page of a public workspace is public (set on the result itself).
+const TTL_STATIC_MS = 300_000;
+const SERVER_OPTIONS: ServerOptions = {
+  capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+  instructions: INSTRUCTIONS,
+  jsonSchemaValidator: VALIDATOR,
+  cacheHints: {
+    "server/discover": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
+    "tools/list": { ttlMs: TTL_STATIC_MS, cacheScope: "private" },
+    "resources/templates/list": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
+    "resources/list": { ttlMs: 0, cacheScope: "private" },
+    "resources/read": { ttlMs: 0, cacheScope: "private" },
+  },
+};
+
+const RESOURCE_TEMPLATES = {
+  resourceTemplates: [
+    { uriTemplate: "artifact://{slug}", name: "artifact", title: "Atelier page", description: "A page's Markdown (or HTML) by its slug.", mimeType: "text/markdown" },
+  ],
+};
 
 function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: code, message }) }] };
 }
 
-export function createMcpServer(deps: Omit<ToolContext, "principal"> & { logger: Logger }, principal: Principal): Server {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
-    instructions: INSTRUCTIONS,
-  });
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/** resources/list cursors are opaque: the last slug of the previous page, base64url. A forged one is invalid params. */
+function decodeCursor(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  const slug = cursor.length <= 100 ? Buffer.from(cursor, "base64url").toString("utf8") : "";
+  if (!SLUG.test(slug)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous resources/list answer.");
+  return slug;
+}
+
+export interface McpServerDeps extends Omit<ToolContext, "principal"> {
+  logger: Logger;
+}
+
+export function createMcpServer(deps: McpServerDeps, principal: Principal, era: Era): Server {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level Server is the SDK's layer for dispatch we own (tool listings built once per process)
+  const server = new Server(SERVER_INFO, SERVER_OPTIONS);
   const ctx: ToolContext = { config: deps.config, database: deps.database, principal };
   const allowed = mcpToolAccess(principal);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => toolsListFor(allowed));
+  server.setRequestHandler("tools/list", () => toolsListFor(principal));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
-    if (!tool || !allowed.has(tool.access)) return errorResult("not_found", `No tool named "${request.params.name}" is available to this caller.`);
+    // An unknown tool is a protocol error (the spec's "Unknown tool"), not a tool result.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list names the tools this server offers.");
+    // Scope problems were answered at the HTTP level (401/403) before this runs; what is
+    // left is a refusal that signing in again cannot fix: an unclaimed sandbox's token
+    // calling an owner's tool.
+    if (!allowed.has(tool.access)) {
+      return errorResult("forbidden", "An unclaimed sandbox token cannot publish, share, add collaborators or create workspaces; a person must claim the sandbox first.");
+    }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.slice(0, 5).map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`).join("; ");
@@ -57,41 +106,58 @@ export function createMcpServer(deps: Omit<ToolContext, "principal"> & { logger:
     }
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [
-      { uriTemplate: "artifact://{slug}", name: "artifact", title: "Atelier page", description: "A page's Markdown (or HTML) by its slug.", mimeType: "text/markdown" },
-    ],
-  }));
+  server.setRequestHandler("resources/templates/list", () => RESOURCE_TEMPLATES);
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+  server.setRequestHandler("resources/list", async (request) => {
+    const after = decodeCursor(request.params?.cursor);
     const spaces = await listWorkspacesFor(deps.database, principal);
     if (spaces.length === 0) return { resources: [] };
+    const filter = { workspaceId: { $in: spaces.map((w) => w._id) }, ...(after === null ? {} : { slug: { $gt: after } }) };
     const pages = await deps.database.c.pages
-      .find({ workspaceId: { $in: spaces.map((w) => w._id) } }, { projection: { slug: 1, title: 1, summary: 1 } })
-      .sort({ updatedAt: -1 })
-      .limit(100)
+      .find(filter, { projection: { slug: 1, title: 1, summary: 1 } })
+      .sort({ slug: 1 })
+      .limit(RESOURCES_PAGE_SIZE + 1)
       .toArray();
+    const more = pages.length > RESOURCES_PAGE_SIZE;
+    const shown = more ? pages.slice(0, RESOURCES_PAGE_SIZE) : pages;
+    const last = shown[shown.length - 1];
     return {
-      resources: pages.map((p) => ({ uri: `artifact://${p.slug}`, name: p.slug, title: p.title, description: p.summary || undefined, mimeType: "text/markdown" })),
+      resources: shown.map((p) => ({ uri: `artifact://${p.slug}`, name: p.slug, title: p.title, description: p.summary || undefined, mimeType: "text/markdown" })),
+      ...(more && last ? { nextCursor: Buffer.from(last.slug, "utf8").toString("base64url") } : {}),
     };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const m = /^artifact:\/\/([a-z0-9-]{1,64})$/.exec(request.params.uri);
-    if (!m?.[1]) throw new AppError("not_found", "Resources are artifact://{slug}.");
-    const { page } = await getReadablePage(deps.database, principal, { slug: m[1] }).catch(() => {
-      throw new AppError("not_found", `No readable page at ${request.params.uri}.`);
-    });
+  server.setRequestHandler("resources/read", async (request) => {
+    const uri = request.params.uri;
+    // The resource-not-found error of the revision in use: -32002 up to 2025-11-25, -32602 (with data.uri) from 2026-07-28.
+    const notFound = () =>
+      era === "modern" ? new ResourceNotFoundError(uri, "Resource not found.") : new ProtocolError(ProtocolErrorCode.ResourceNotFound, "Resource not found.", { uri });
+    const m = /^artifact:\/\/([a-z0-9-]{1,64})$/.exec(uri);
+    if (!m?.[1]) throw notFound();
+    let found: Awaited<ReturnType<typeof getReadablePage>>;
+    try {
+      found = await getReadablePage(deps.database, principal, { slug: m[1] });
+    } catch (raw) {
+      const err = translateDbError(raw);
+      // Missing and unreadable read alike (existence does not leak); anything else is ours.
+      if (err instanceof AppError && (err.code === "not_found" || err.code === "forbidden")) throw notFound();
+      if (!(err instanceof AppError)) deps.logger.error({ err, uri }, "resource read failed");
+      throw new ProtocolError(ProtocolErrorCode.InternalError, err instanceof AppError && err.code === "unavailable" ? err.message : "Something went wrong on our side.");
+    }
+    const { page, workspace } = found;
     const parts = [...page.parts].sort((a, b) => a.position - b.position);
     const markdownOnly = parts.every((p) => p.kind === "markdown");
+    const isPublic = can({ kind: "nobody" }, workspace, "read");
     return {
       contents: [
         {
-          uri: request.params.uri,
+          uri,
           mimeType: markdownOnly ? "text/markdown" : "text/html",
           text: markdownOnly ? `# ${page.title}\n\n${parts.map((p) => p.body).join("\n\n")}` : page.html,
         },
       ],
+      // 2025-era results never carry cache fields; a page anyone may read may be cached by anyone.
+      ...(era === "modern" && isPublic ? { ttlMs: 0, cacheScope: "public" as const } : {}),
     };
   });
 

@@ -46,7 +46,11 @@ describe("tools/list", () => {
     const all = await names(write.credential);
     expect(all.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, ...ADMIN_TOOLS].sort());
     expect((await names(read.credential)).map((t) => t.name).sort()).toEqual(READ_TOOLS);
-    expect((await names()).map((t) => t.name).sort()).toEqual(READ_TOOLS);
+    // Without a token every tool is listed (lazy sign-in); those that write say they need sign-in.
+    const anonymous = await names();
+    expect(anonymous.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, ...ADMIN_TOOLS].sort());
+    for (const t of anonymous) expect(t.description?.includes("Needs sign-in")).toBe(!READ_TOOLS.includes(t.name));
+    for (const t of all) expect(t.description).not.toContain("Needs sign-in");
     for (const t of all) {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");

@@ -4,9 +4,11 @@ import type { MongoServerError } from "mongodb";
 
 type TrpcCode =
   | "BAD_REQUEST"
+  | "PARSE_ERROR"
   | "UNAUTHORIZED"
   | "FORBIDDEN"
   | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
@@ -14,17 +16,22 @@ type TrpcCode =
   | "SERVICE_UNAVAILABLE";
 
 /**
- * `mcp`: "tool" answers with an `isError` tool result carrying the code; "http" answers
- * the whole /mcp request at the HTTP level (auth and throttling, DESIGN §5).
+ * `mcp`: how /mcp answers the code when a tool meets it: "tool" is an `isError` tool result
+ * carrying the code; "http" refuses the whole request at the HTTP level (auth, throttling,
+ * transport: DESIGN §5) with `{error, error_description}`, or, where `jsonrpc` is set, with
+ * that JSON-RPC error (a body that is not JSON at all gets the JSON-RPC parse error).
+ * Whatever /mcp refuses before any tool runs is answered at the HTTP level.
  */
 interface ErrorRule {
   http: number;
   trpc: TrpcCode;
   mcp: "tool" | "http";
+  jsonrpc?: number;
 }
 
 export const ERROR_TABLE = {
   invalid_request: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
+  invalid_json: { http: 400, trpc: "PARSE_ERROR", mcp: "http", jsonrpc: -32700 },
   unsupported_registration_type: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   invalid_otp: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   unauthorized: { http: 401, trpc: "UNAUTHORIZED", mcp: "http" },
@@ -35,6 +42,7 @@ export const ERROR_TABLE = {
   registration_disabled: { http: 403, trpc: "FORBIDDEN", mcp: "tool" },
   account_not_confirmed: { http: 403, trpc: "FORBIDDEN", mcp: "tool" },
   not_found: { http: 404, trpc: "NOT_FOUND", mcp: "tool" },
+  method_not_allowed: { http: 405, trpc: "METHOD_NOT_SUPPORTED", mcp: "http" },
   registration_not_found: { http: 404, trpc: "NOT_FOUND", mcp: "tool" },
   conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   version_conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
