@@ -50,29 +50,21 @@ function mcpErrorHandler(config: Config, logger: Logger): ErrorRequestHandler {
     }
     if (err.retryAfter !== undefined) res.set("Retry-After", String(err.retryAfter));
     const scope = typeof err.details?.scope === "string" ? err.details.scope : undefined;
-    switch (err.code) {
-      case "unauthorized":
-        res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
-        break;
-      case "invalid_token":
-        res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }));
-        break;
-      case "insufficient_scope":
-        res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
-        break;
-      case "method_not_allowed":
-        res.set("Allow", "POST, OPTIONS");
-        // A person who opened /mcp in a browser gets a pointer to the guide.
-        if (req.method === "GET" && req.accepts(["json", "html"]) === "html") {
-          res
-            .status(405)
-            .type("html")
-            .send(`<!doctype html><meta charset="utf-8"><title>Atelier MCP</title><p>This is Atelier's MCP endpoint; MCP clients POST to it. To connect an agent, see <a href="/docs/connect/agents">the connection guide</a>.</p>`);
-          return;
-        }
-        break;
-      default:
-        break;
+    if (err.code === "unauthorized") res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
+    if (err.code === "invalid_token") res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }));
+    if (err.code === "insufficient_scope") {
+      res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
+    }
+    if (err.code === "method_not_allowed") {
+      res.set("Allow", "POST, OPTIONS");
+      // A person who opened /mcp in a browser gets a pointer to the guide.
+      if (req.method === "GET" && req.accepts(["json", "html"]) === "html") {
+        res
+          .status(405)
+          .type("html")
+          .send(`<!doctype html><meta charset="utf-8"><title>Atelier MCP</title><p>This is Atelier's MCP endpoint; MCP clients POST to it. To connect an agent, see <a href="/docs/connect/agents">the connection guide</a>.</p>`);
+        return;
+      }
     }
     res.status(rule.http).json(err.toHttpBody());
   };

@@ -33,6 +33,12 @@ const EXPOSE_HEADERS = "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, 
 /** The /mcp body limit: a 1 MiB page body, JSON-escaped, fits. */
 const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/**
+ * JSON-RPC batches belong to protocol versions 2024-11-05 and 2025-03-26 (a request without
+ * MCP-Protocol-Version is 2025-03-26, as the spec allows); 2025-06-18 removed them and
+ * 2026-07-28 has none. The SDK's 2025 transport would run a batch whatever the version says.
+ */
+const LAST_VERSION_WITH_BATCHES = "2025-03-26";
 
 interface JsonRpcMessage {
   method?: unknown;
@@ -80,6 +86,29 @@ function principalOf(authInfo: AuthInfo | undefined): Principal {
   return p ?? { kind: "nobody" };
 }
 
+function readsResource(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => (m as JsonRpcMessage | null)?.method === "resources/read");
+}
+
+/**
+ * Up to 2025-11-25 the resource-not-found error is -32002; the SDK answers -32602 (the
+ * 2026-07-28 code, with `data: {uri}`) on every revision. Put the revision's own code back on
+ * the 2025 leg's JSON answers.
+ */
+async function withLegacyResourceNotFound(response: globalThis.Response): Promise<globalThis.Response> {
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return response;
+  const answer = (await response.json()) as unknown;
+  const fix = (m: unknown) => {
+    const error = (m as { error?: { code?: unknown; data?: unknown } } | null)?.error;
+    const data = error?.data;
+    if (error && error.code === -32602 && data && typeof data === "object" && Object.keys(data).join() === "uri") error.code = -32002;
+    return m;
+  };
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(Array.isArray(answer) ? answer.map(fix) : fix(answer)), { status: response.status, headers });
+}
+
 export function mcpRoutes(deps: SidecarDeps): Router {
   const { config, database, logger } = deps;
   const publicOrigin = originOf(config.BASE_URL);
@@ -98,10 +127,11 @@ export function mcpRoutes(deps: SidecarDeps): Router {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, {
+      const response = await transport.handleRequest(request, {
         ...(options?.authInfo ? { authInfo: options.authInfo } : {}),
         ...(options?.parsedBody !== undefined ? { parsedBody: options.parsedBody } : {}),
       });
+      return readsResource(options?.parsedBody) ? withLegacyResourceNotFound(response) : response;
     } finally {
       void transport.close().catch(() => {});
       void server.close().catch(() => {});
@@ -153,6 +183,12 @@ export function mcpRoutes(deps: SidecarDeps): Router {
       );
     },
     async (req: Request, res: Response) => {
+      if (Array.isArray(req.body)) {
+        const version = req.get("mcp-protocol-version") ?? LAST_VERSION_WITH_BATCHES;
+        if (version > LAST_VERSION_WITH_BATCHES) {
+          throw new AppError("batch_not_supported", "Invalid Request: JSON-RPC batches are not part of this protocol version; send one message per POST.");
+        }
+      }
       // Who is asking.
       let principal: Principal = { kind: "nobody" };
       const authz = req.get("authorization");

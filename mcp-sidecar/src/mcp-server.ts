@@ -73,7 +73,8 @@ export interface McpServerDeps extends Omit<ToolContext, "principal"> {
 }
 
 export function createMcpServer(deps: McpServerDeps, principal: Principal, era: Era): Server {
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level Server is the SDK's layer for dispatch we own (tool listings built once per process)
+  // The low-level Server (the SDK marks it "advanced use"): we own dispatch, so that tool
+  // listings and their JSON schemas are built once per process, not per request.
   const server = new Server(SERVER_INFO, SERVER_OPTIONS);
   const ctx: ToolContext = { config: deps.config, database: deps.database, principal };
   const allowed = mcpToolAccess(principal);
@@ -129,9 +130,9 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
 
   server.setRequestHandler("resources/read", async (request) => {
     const uri = request.params.uri;
-    // The resource-not-found error of the revision in use: -32002 up to 2025-11-25, -32602 (with data.uri) from 2026-07-28.
-    const notFound = () =>
-      era === "modern" ? new ResourceNotFoundError(uri, "Resource not found.") : new ProtocolError(ProtocolErrorCode.ResourceNotFound, "Resource not found.", { uri });
+    // The SDK answers this with -32602 and data {uri} (2026-07-28); the 2025 leg of the
+    // endpoint turns it into -32002, that revision's resource-not-found code.
+    const notFound = () => new ResourceNotFoundError(uri, "Resource not found.");
     const m = /^artifact:\/\/([a-z0-9-]{1,64})$/.exec(uri);
     if (!m?.[1]) throw notFound();
     let found: Awaited<ReturnType<typeof getReadablePage>>;

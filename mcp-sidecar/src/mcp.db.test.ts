@@ -2,7 +2,7 @@ import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
 import { revokeToken } from "@atelier/shared/domain/tokens";
 import { listAgents, setAgentBlocked, setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, rawCall, startTestSidecar, toolCall, type TestSidecar } from "./testing";
 

@@ -2,7 +2,7 @@
 import { createMailer } from "@atelier/shared/domain/mail";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import type { UserDoc } from "@atelier/shared/db";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, startTestSidecar, type TestSidecar } from "./testing";
 

@@ -32,6 +32,7 @@ interface ErrorRule {
 export const ERROR_TABLE = {
   invalid_request: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   invalid_json: { http: 400, trpc: "PARSE_ERROR", mcp: "http", jsonrpc: -32700 },
+  batch_not_supported: { http: 400, trpc: "BAD_REQUEST", mcp: "http", jsonrpc: -32600 },
   unsupported_registration_type: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   invalid_otp: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   unauthorized: { http: 401, trpc: "UNAUTHORIZED", mcp: "http" },
