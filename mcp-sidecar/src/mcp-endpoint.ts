@@ -112,7 +112,7 @@ async function withLegacyResourceNotFound(response: globalThis.Response): Promis
 export function mcpRoutes(deps: SidecarDeps): Router {
   const { config, database, logger } = deps;
   const publicOrigin = originOf(config.BASE_URL);
-  const publicHost = new URL(config.BASE_URL).host.toLowerCase();
+  const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
   const serverDeps = { config, database, logger };
   const onerror = (err: Error) => logger.error({ err }, "mcp transport error");
 
@@ -148,12 +148,13 @@ export function mcpRoutes(deps: SidecarDeps): Router {
 
   const r = Router();
 
-  // DNS rebinding and cross-site requests: the Host must be ours (or loopback, for processes on
-  // this machine) and a browser's Origin must be ours.
+  // DNS rebinding and cross-site requests: the Host's name must be ours (or loopback, for
+  // processes on this machine; the port is not compared, proxies often drop it) and a
+  // browser's Origin must be ours.
   r.use("/mcp", (req, res, next) => {
     const host = (req.headers.host ?? "").toLowerCase();
-    const hostname = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0] ?? "";
-    if (host !== publicHost && !LOOPBACK_HOSTS.has(hostname)) {
+    const hostname = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
+    if (hostname !== publicHostname && !LOOPBACK_HOSTS.has(hostname)) {
       throw new AppError("forbidden", "This MCP endpoint does not answer for that host name.");
     }
     const origin = req.get("origin");
