@@ -1,13 +1,14 @@
 // Both protocol generations at one /mcp, through the real SDK clients (v2 in both modes, and
 // the 1.x client older agents ship) and raw HTTP where statuses and headers are the point.
 import { connectDatabase } from "@atelier/shared/db";
+import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
 import { createPage } from "@atelier/shared/domain/pages";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
 import { testMongoUri } from "@atelier/shared/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RESOURCES_PAGE_SIZE } from "./mcp-server";
 import { connectClient, connectClientV1, makeToken, makeUser, modernCall, rawCall, startTestSidecar, toolCall, type TestSidecar } from "./testing";
 
@@ -293,6 +294,12 @@ describe("JSON-RPC batches and the sandbox write throttle", () => {
   afterAll(async () => {
     await bsc.close();
   });
+  // The throttle counts in fixed one-minute windows: start each test at the beginning of one,
+  // so that a slow machine cannot carry the test across a window's end.
+  beforeEach(() => {
+    advanceClock((60_000 - (nowMs() % 60_000) + 50) / 1000);
+  });
+  afterEach(() => resetClock());
   const sandbox = () =>
     registerAnonymous({ config: bsc.config, database: bsc.database, mailer: createMailer(bsc.config) }, { agentLabel: "Batch bot", requesterIp: `10.1.0.${Math.floor(Math.random() * 250)}` });
   const creates = (prefix: string, count: number, from = 0) =>
