@@ -114,7 +114,12 @@ export function mcpRoutes(deps: SidecarDeps): Router {
   const publicOrigin = originOf(config.BASE_URL);
   const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
   const serverDeps = { config, database, logger };
-  const onerror = (err: Error) => logger.error({ err }, "mcp transport error");
+  // The SDK reports the requests it refuses (a client's mistake: headers, versions, media
+  // type) through the same callback as its own failures.
+  const onerror = (err: Error) => {
+    if (/^(Rejected |Unsupported Media Type)/.test(err.message)) logger.info({ reason: err.message }, "mcp request refused");
+    else logger.error({ err }, "mcp transport error");
+  };
 
   const factory = (era: Era, authInfo: AuthInfo | undefined) => createMcpServer(serverDeps, principalOf(authInfo), era);
 
