@@ -75,6 +75,23 @@ function refusalFor(principal: Principal, access: ToolAccess): AppError | null {
   return new AppError("insufficient_scope", `This tool needs the ${scope} scope, which this token lacks.`, { details: { scope } });
 }
 
+/** How deep a body may nest: far beyond any tool's arguments, and well inside what the SDK can re-serialise. */
+const MAX_NESTING = 100;
+
+/** Whether `value` nests deeper than `max` (walked without recursion: the body may be 100,000 levels deep). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 1 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.depth > max) return true;
+    const { v, depth } = item;
+    if (v === null || typeof v !== "object") continue;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === "object") stack.push({ v: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
 function authInfoOf(principal: Principal): AuthInfo {
   // Pass-through to the per-request server factory; the secret itself never travels further.
   if (principal.kind !== "token") return { token: "", clientId: "anonymous", scopes: [], extra: { principal } };
@@ -189,6 +206,7 @@ export function mcpRoutes(deps: SidecarDeps): Router {
       );
     },
     async (req: Request, res: Response) => {
+      if (nestsDeeperThan(req.body, MAX_NESTING)) throw new AppError("invalid_json", `Parse error: the body nests more than ${MAX_NESTING} levels deep.`);
       if (Array.isArray(req.body)) {
         const version = req.get("mcp-protocol-version") ?? LAST_VERSION_WITH_BATCHES;
         if (version > LAST_VERSION_WITH_BATCHES) {

@@ -240,6 +240,15 @@ describe("protocol errors", () => {
 });
 
 describe("HTTP answers", () => {
+  it("refuses a body nested deeper than any call needs with 400 and a JSON-RPC parse error, never a 500", async () => {
+    const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+    for (const body of [deep(100_000), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{"x":${deep(5_000)}}}}`]) {
+      const res = await fetch(`${sc.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+    }
+  });
+
   it("answers PUT and PATCH (and GET, DELETE) with 405 and Allow", async () => {
     for (const method of ["PUT", "PATCH", "GET", "DELETE"]) {
       const res = await fetch(`${sc.url}/mcp`, { method, headers: { "content-type": "application/json", accept: "application/json" }, body: method === "GET" ? undefined : "{}" });
