@@ -1,7 +1,10 @@
 // Issue 5: the MCP benchmark. In one run, side by side: `tools/call get_page` and
 // `tools/list` through the real sidecar (the production bundle, with a bearer token and the
-// embedded database), and the floor the MCP SDK itself sets: the same SDK transport in the
-// same stateless JSON-response configuration serving one no-op tool (servers/mcp-noop.mjs).
+// embedded database), and the floor the MCP SDK itself sets: the same SDK v2 packages in
+// their default configuration (createMcpHandler + the node adapter) serving one no-op tool
+// (servers/mcp-noop.mjs). Both protocol generations: 2025-era requests (no initialize, as
+// stateless clients send them) and 2026-07-28 requests (`_meta` and the standard headers),
+// each compared with the floor on the same generation.
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -17,7 +20,7 @@ import { backgroundCpu, type CpuTarget } from "./lib/cpu";
 import { formatProfileSummary } from "./lib/cpuprofile";
 import { summarizeExplain, timeQuery, type ExplainSummary } from "./lib/explain";
 import { fixed, table } from "./lib/format";
-import { MCP_ERROR_MARKERS, MCP_HEADERS, jsonRpc, mcpRequest, postMcp, seedAgent, sidecarSdk, toolCall, toolResult } from "./lib/mcp";
+import { MCP_ERROR_MARKERS, MCP_HEADERS, jsonRpc, mcpRequest, modernRequest, postMcp, seedAgent, sidecarSdk, toolCall, toolResult } from "./lib/mcp";
 import { cpuPercentOf, cpuPerRequest, measureCase, median, NOISE_THRESHOLD, type MeasuredCase } from "./lib/measure";
 import { profileUnderLoad, type ProfiledRun } from "./lib/profile";
 import { startService, waitUntilReady, type Service } from "./lib/service";
@@ -28,8 +31,10 @@ const FIXTURE = path.join(HERE, "../fixtures/artifact-page.md");
 const NOOP_SERVER = path.join(HERE, "servers/mcp-noop.mjs");
 const SLUG = "weekly-status";
 
-export type McpTarget = "noop" | "noop-shared" | "get_page" | "tools/list";
-const TARGET_ORDER: McpTarget[] = ["noop", "get_page", "tools/list", "noop-shared"];
+export type McpTarget = "noop" | "noop-shared" | "get_page" | "tools/list" | "noop-2026" | "get_page-2026";
+const TARGET_ORDER: McpTarget[] = ["noop", "get_page", "tools/list", "noop-shared", "noop-2026", "get_page-2026"];
+/** The floor each target is compared with: the no-op on the same protocol generation. */
+const FLOOR_OF: Partial<Record<McpTarget, McpTarget>> = { get_page: "noop", "tools/list": "noop", "noop-shared": "noop", "get_page-2026": "noop-2026" };
 
 /** Issue 5's target: get_page through the sidecar at no less than 60 % of the no-op floor's req/s. */
 export const MCP_TARGET = { minRatio: 0.6, connections: 50 } as const;
@@ -104,6 +109,8 @@ const LABELS: Record<McpTarget, string> = {
   "noop-shared": "no-op, one shared validator (reference)",
   get_page: "tools/call get_page",
   "tools/list": "tools/list",
+  "noop-2026": "no-op tool, SDK floor, 2026-07-28",
+  "get_page-2026": "tools/call get_page, 2026-07-28",
 };
 
 export async function mcpBench(opts: McpOptions): Promise<McpResult> {
@@ -142,7 +149,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     const s = startService({
       name,
       command: process.execPath,
-      args: [...nodeFlags, NOOP_SERVER, sdk.dir, String(port), ...variant],
+      args: [...nodeFlags, NOOP_SERVER, sdk.serverDir, sdk.nodeDir, String(port), ...variant],
       cwd: dir,
       env: { PATH: process.env.PATH, NODE_ENV: "production" },
       logFile: path.join(dir, `${name.replace(/\W+/g, "-")}.log`),
@@ -163,6 +170,8 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     "noop-shared": { url: sharedUrl, req: mcpRequest(toolCall("noop", {}), null) },
     get_page: { url: sidecarUrl, req: mcpRequest(toolCall("get_page", { slug: SLUG }), agent.token) },
     "tools/list": { url: sidecarUrl, req: mcpRequest(jsonRpc("tools/list"), agent.token) },
+    "noop-2026": { url: noopUrl, req: modernRequest("tools/call", { name: "noop", arguments: {} }, null) },
+    "get_page-2026": { url: sidecarUrl, req: modernRequest("tools/call", { name: "get_page", arguments: { slug: SLUG } }, agent.token) },
   };
 
   // Each request once by hand: the answer must be a success, and its size is what wrk should see.
@@ -182,6 +191,13 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   const tools = (listAnswer.json as { result?: { tools?: unknown[] } } | null)?.result?.tools;
   if (listAnswer.status !== 200 || !Array.isArray(tools)) throw new Error(`tools/list answered ${listAnswer.status}: ${JSON.stringify(listAnswer.json).slice(0, 300)}`);
   responses["tools/list"] = { bytes: listAnswer.bytes, ms: round2(listAnswer.ms) };
+  const noopModern = await postMcp(noopUrl, requests["noop-2026"].req);
+  const noopModernText = (noopModern.json as { result?: { content?: { text?: string }[] } } | null)?.result?.content?.[0]?.text;
+  if (noopModern.status !== 200 || noopModernText !== "ok") throw new Error(`the no-op floor (2026-07-28) answered ${noopModern.status}: ${JSON.stringify(noopModern.json)}`);
+  responses["noop-2026"] = { bytes: noopModern.bytes, ms: round2(noopModern.ms) };
+  const pageModern = await postMcp(sidecarUrl, requests["get_page-2026"].req);
+  if (toolResult<{ page: { slug: string } }>(pageModern, "get_page (2026-07-28)").page.slug !== SLUG) throw new Error("get_page (2026-07-28) returned another page");
+  responses["get_page-2026"] = { bytes: pageModern.bytes, ms: round2(pageModern.ms) };
   log(`get_page answers ${pageAnswer.bytes} bytes of JSON (page of ${Buffer.byteLength(markdown)} bytes of Markdown); tools/list ${listAnswer.bytes} bytes (${tools.length} tools); the no-op ${noopAnswer.bytes} bytes`);
   const checks = await transportChecks(sidecarUrl, agent.token);
   const lookups = await getPageLookups(db.database, agent.token);
@@ -242,15 +258,16 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
 
   const ratios: McpResult["ratios"] = [];
   for (const x of cases) {
-    if (x.target === "noop") continue;
+    const floorTarget = FLOOR_OF[x.target];
+    if (!floorTarget) continue;
     // "noop-shared" against "noop" is the share of the floor that the per-Server validator costs.
-    const floorCase = cases.find((y) => y.target === "noop" && y.connections === x.connections && y.round === x.round);
+    const floorCase = cases.find((y) => y.target === floorTarget && y.connections === x.connections && y.round === x.round);
     if (!floorCase || floorCase.rps === 0) continue;
     ratios.push({ connections: x.connections, round: x.round, target: x.target, rpsRatio: round3(x.rps / floorCase.rps) });
   }
   const medianRatios: McpResult["medianRatios"] = [];
   for (const c of opts.connections) {
-    for (const target of ["get_page", "tools/list", "noop-shared"] as const) {
+    for (const target of ["get_page", "tools/list", "noop-shared", "get_page-2026"] as const) {
       const xs = ratios.filter((r) => r.connections === c && r.target === target).map((r) => r.rpsRatio);
       if (xs.length > 0) medianRatios.push({ connections: c, target, rpsRatio: round3(median(xs)) });
     }
@@ -265,8 +282,8 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     checks,
     setup: {
       sidecar: opts.serverBuild === "dist" ? "node --enable-source-maps mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
-      floor: "node bench/src/servers/mcp-noop.mjs (node:http + the same SDK, no Express, auth, database or logs)",
-      sdk: `@modelcontextprotocol/sdk ${sdk.version}`,
+      floor: "node bench/src/servers/mcp-noop.mjs (node:http + the same SDK v2 in its default configuration, no Express, auth, database or logs)",
+      sdk: `@modelcontextprotocol/server ${sdk.version}`,
       database: db.kind,
       wrk,
       threads: opts.threads,
@@ -332,8 +349,15 @@ function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
-const SERVER_OF: Record<McpTarget, string> = { noop: "floor", "noop-shared": "floor-shared", get_page: "sidecar", "tools/list": "sidecar" };
-const usesDb = (t: McpTarget) => t === "get_page" || t === "tools/list";
+const SERVER_OF: Record<McpTarget, string> = {
+  noop: "floor",
+  "noop-shared": "floor-shared",
+  get_page: "sidecar",
+  "tools/list": "sidecar",
+  "noop-2026": "floor",
+  "get_page-2026": "sidecar",
+};
+const usesDb = (t: McpTarget) => t === "get_page" || t === "tools/list" || t === "get_page-2026";
 
 export function formatMcp(r: McpResult): string {
   const multi = r.setup.rounds > 1;
@@ -354,7 +378,7 @@ export function formatMcp(r: McpResult): string {
     usesDb(c.target) ? cpuPerRequest(c, "database") : "-",
   ]);
   const out = [
-    `MCP: POST /mcp, stateless JSON responses; ${r.setup.sdk}; sidecar: ${r.setup.sidecar} (LOG_LEVEL=${r.setup.logLevel}), database: ${r.setup.database}; ` +
+    `MCP: POST /mcp, stateless; ${r.setup.sdk}; sidecar: ${r.setup.sidecar} (LOG_LEVEL=${r.setup.logLevel}), database: ${r.setup.database}; ` +
       `floor: ${r.setup.floor}; wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up`,
     `answers: get_page ${r.responses.get_page.bytes} bytes (a page of ${r.page.markdownBytes} bytes of Markdown), tools/list ${r.responses["tools/list"].bytes} bytes (${r.toolsListed} tools), no-op ${r.responses.noop.bytes} bytes; ` +
       `the reference floor shares one JSON Schema validator between Servers (by default each new Server builds its own Ajv)`,
@@ -364,7 +388,7 @@ export function formatMcp(r: McpResult): string {
     ),
     "",
     table(
-      ["compared with the no-op floor", "conns", ...(multi ? ["per round", "median"] : ["req/s ratio"])],
+      ["compared with the no-op floor (same generation)", "conns", ...(multi ? ["per round", "median"] : ["req/s ratio"])],
       r.medianRatios.map((m) => {
         const per = r.ratios.filter((x) => x.connections === m.connections && x.target === m.target).map((x) => fixed(x.rpsRatio * 100, 1));
         return [LABELS[m.target], m.connections, ...(multi ? [per.join(" / "), `${fixed(m.rpsRatio * 100, 1)} %`] : [`${fixed(m.rpsRatio * 100, 1)} %`])];

@@ -1,36 +1,57 @@
-// POST /mcp: Streamable HTTP, stateless. Auth, scopes and throttling are answered here at
-// the HTTP level (DESIGN §5); everything else is the MCP server's.
+// /mcp: Streamable HTTP, stateless, both protocol generations from one endpoint (DESIGN §5,
+// §12). Who is asking, what they may call, and the sandbox write throttle are decided here at
+// the HTTP level, from the body, before any of it runs; refusals are AppErrors answered by
+// the app's one error handler. Everything else is the SDK's:
+//   2024-11-05 … 2025-11-25 (no per-request `_meta`): a fresh Server and stateless transport
+//     per POST, answering JSON (curl-friendly, as before), batches included;
+//   2026-07-28 (`_meta` on every request): createMcpHandler, which answers server/discover,
+//     validates MCP-Protocol-Version / Mcp-Method / Mcp-Name against the body (400, -32020)
+//     and adds ttlMs / cacheScope to cacheable results.
 import type { Principal } from "@atelier/shared/domain/access";
-import { mcpToolAccess, scopeFor } from "@atelier/shared/domain/access";
-import { bearerChallenge } from "@atelier/shared/domain/discovery";
+import { hasScope, mcpToolAccess, scopeFor } from "@atelier/shared/domain/access";
 import { isCrossSite, originOf } from "@atelier/shared/domain/origin";
-import { hit } from "@atelier/shared/domain/rate-limits";
+import { chargeSandboxWrites } from "@atelier/shared/domain/rate-limits";
 import { authenticateBearer } from "@atelier/shared/domain/tokens";
-import { AppError } from "@atelier/shared/errors";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { AppError, httpAnswerOf } from "@atelier/shared/errors";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpHandlerRequestOptions,
+  type McpRequestContext,
+} from "@modelcontextprotocol/server";
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { SidecarDeps } from "./app";
-import { createMcpServer } from "./mcp-server";
+import { createMcpServer, type Era, type HttpLevelFailure } from "./mcp-server";
+import type { ToolAccess } from "./tools/define";
 import { findTool } from "./tools/index";
 
-const ALLOW_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+const ALLOW_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
 const EXPOSE_HEADERS = "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, Retry-After";
-
-function jsonError(res: Response, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
-  res.status(status).set(headers).json({ error, error_description: description });
-}
+/** The /mcp body limit: a 1 MiB page body, JSON-escaped, fits. */
+const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/**
+ * JSON-RPC batches belong to protocol versions 2024-11-05 and 2025-03-26 (a request without
+ * MCP-Protocol-Version is 2025-03-26, as the spec allows); 2025-06-18 removed them and
+ * 2026-07-28 has none. The SDK's 2025 transport would run a batch whatever the version says.
+ */
+const LAST_VERSION_WITH_BATCHES = "2025-03-26";
 
 interface JsonRpcMessage {
   method?: unknown;
   params?: { name?: unknown };
 }
 
-/** The kinds of tool a request's messages call ("read" for resource reads), to check before running them. */
-function accessNeeded(body: unknown): ("read" | "write" | "admin")[] {
-  const messages: JsonRpcMessage[] = Array.isArray(body) ? (body as JsonRpcMessage[]) : [body as JsonRpcMessage];
-  const out: ("read" | "write" | "admin")[] = [];
-  for (const m of messages) {
-    if (!m || typeof m !== "object") continue;
+/** The access each call of a request needs (a JSON-RPC batch may carry many): tools by their kind, resource reads as reads. */
+export function accessNeeded(body: unknown): ToolAccess[] {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const out: ToolAccess[] = [];
+  for (const raw of messages) {
+    if (!raw || typeof raw !== "object") continue;
+    const m = raw as JsonRpcMessage;
     if (m.method === "tools/call" && typeof m.params?.name === "string") {
       const tool = findTool(m.params.name);
       if (tool) out.push(tool.access);
@@ -39,113 +60,204 @@ function accessNeeded(body: unknown): ("read" | "write" | "admin")[] {
   return out;
 }
 
+/**
+ * The HTTP-level refusal for a call of `access` by `principal`, or null when the call may go
+ * on. No token: 401, which makes OAuth clients sign in. A token without the scope: 403
+ * `insufficient_scope`. An unclaimed sandbox's token calling an owner's tool is not refused
+ * here: signing in again cannot fix that, so it becomes a tool error.
+ */
+function refusalFor(principal: Principal, access: ToolAccess): AppError | null {
+  const allowed = mcpToolAccess(principal);
+  if (allowed.has(access)) return null;
+  const scope = scopeFor(access);
+  if (principal.kind !== "token") return new AppError("unauthorized", `This tool needs sign-in: send a token with ${scope}.`, { details: { scope } });
+  if (access === "admin" && hasScope(principal.token, "mcp:write")) return null;
+  return new AppError("insufficient_scope", `This tool needs the ${scope} scope, which this token lacks.`, { details: { scope } });
+}
+
+/** How deep a body may nest: far beyond any tool's arguments, and well inside what the SDK can re-serialise. */
+const MAX_NESTING = 100;
+
+/** Whether `value` nests deeper than `max` (walked without recursion: the body may be 100,000 levels deep). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 1 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.depth > max) return true;
+    const { v, depth } = item;
+    if (v === null || typeof v !== "object") continue;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === "object") stack.push({ v: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
+function authInfoOf(principal: Principal, failure: HttpLevelFailure): AuthInfo {
+  // Pass-through to the per-request server factory; the secret itself never travels further.
+  if (principal.kind !== "token") return { token: "", clientId: "anonymous", scopes: [], extra: { principal, failure } };
+  return { token: "", clientId: principal.token._id, scopes: [...principal.token.scopes], extra: { principal, failure } };
+}
+
+function principalOf(authInfo: AuthInfo | undefined): Principal {
+  const p = authInfo?.extra?.principal as Principal | undefined;
+  return p ?? { kind: "nobody" };
+}
+
+function failureOf(authInfo: AuthInfo | undefined): HttpLevelFailure {
+  return (authInfo?.extra?.failure as HttpLevelFailure | undefined) ?? { error: null };
+}
+
+/**
+ * When a handler met an error the table answers at the HTTP level (the database unreachable,
+ * a throttle), the whole request is answered with it (503 with Retry-After, 429), so clients
+ * see the status they retry on rather than a 200 carrying a tool error.
+ */
+function answeringHttpLevelFailure(response: globalThis.Response, failure: HttpLevelFailure): globalThis.Response {
+  const answer = failure.error ? httpAnswerOf(failure.error) : null;
+  if (!answer) return response;
+  return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { ...answer.headers, "Content-Type": "application/json" } });
+}
+
+function readsResource(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => (m as JsonRpcMessage | null)?.method === "resources/read");
+}
+
+/**
+ * Up to 2025-11-25 the resource-not-found error is -32002; the SDK answers -32602 (the
+ * 2026-07-28 code, with `data: {uri}`) on every revision. Put the revision's own code back on
+ * the 2025 leg's JSON answers.
+ */
+async function withLegacyResourceNotFound(response: globalThis.Response): Promise<globalThis.Response> {
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return response;
+  const answer = (await response.json()) as unknown;
+  const fix = (m: unknown) => {
+    const error = (m as { error?: { code?: unknown; data?: unknown } } | null)?.error;
+    const data = error?.data;
+    if (error && error.code === -32602 && data && typeof data === "object" && Object.keys(data).join() === "uri") error.code = -32002;
+    return m;
+  };
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(Array.isArray(answer) ? answer.map(fix) : fix(answer)), { status: response.status, headers });
+}
+
 export function mcpRoutes(deps: SidecarDeps): Router {
-  const { config } = deps;
+  const { config, logger } = deps;
   const publicOrigin = originOf(config.BASE_URL);
+  const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
+  // The SDK reports the requests it refuses (a client's mistake: headers, versions, media
+  // type) through the same callback as its own failures.
+  const onerror = (err: Error) => {
+    if (/^(Rejected |Unsupported Media Type)/.test(err.message)) logger.info({ reason: err.message }, "mcp request refused");
+    else logger.error({ err }, "mcp transport error");
+  };
+
+  const factory = (era: Era, authInfo: AuthInfo | undefined) => createMcpServer(deps, principalOf(authInfo), era, failureOf(authInfo));
+
+  // 2026-07-28: the SDK's entry, modern only (the 2025 generation is routed below).
+  const modern = createMcpHandler((ctx: McpRequestContext) => factory("modern", ctx.authInfo), { legacy: "reject", onerror });
+
+  // 2024-11-05 … 2025-11-25: one stateless transport and server per POST, answering JSON.
+  const legacy = async (request: globalThis.Request, options?: McpHandlerRequestOptions): Promise<globalThis.Response> => {
+    const server = factory("legacy", options?.authInfo);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request, {
+        ...(options?.authInfo ? { authInfo: options.authInfo } : {}),
+        ...(options?.parsedBody !== undefined ? { parsedBody: options.parsedBody } : {}),
+      });
+      return readsResource(options?.parsedBody) ? withLegacyResourceNotFound(response) : response;
+    } finally {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    }
+  };
+
+  const serve = toNodeHandler(
+    {
+      // The SDK's own classification decides the generation, so routing never disagrees with it.
+      fetch: async (request, options) => {
+        const response = (await isLegacyRequest(request, options?.parsedBody)) ? await legacy(request, options) : await modern.fetch(request, options);
+        return answeringHttpLevelFailure(response, failureOf(options?.authInfo));
+      },
+    },
+    { onerror, maxRequestBodySize: BODY_LIMIT_BYTES },
+  );
+
   const r = Router();
 
+  // DNS rebinding and cross-site requests: the Host's name must be ours (or loopback, for
+  // processes on this machine; the port is not compared, proxies often drop it) and a
+  // browser's Origin must be ours.
   r.use("/mcp", (req, res, next) => {
+    const host = (req.headers.host ?? "").toLowerCase();
+    const hostname = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
+    if (hostname !== publicHostname && !LOOPBACK_HOSTS.has(hostname)) {
+      throw new AppError("forbidden", "This MCP endpoint does not answer for that host name.");
+    }
     const origin = req.get("origin");
-    const own = `${req.protocol}://${req.host}`.toLowerCase();
-    if (origin !== undefined && isCrossSite({ origin }, [publicOrigin, own])) {
-      return jsonError(res, 403, "forbidden", "Requests from this origin are not allowed.");
+    if (origin !== undefined && isCrossSite({ origin }, [publicOrigin, `${req.protocol}://${host}`])) {
+      throw new AppError("forbidden", "Requests from this origin are not allowed.");
     }
     if (origin !== undefined) {
       res.set({ "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSE_HEADERS, Vary: "Origin" });
     }
     if (req.method === "OPTIONS") {
-      res.set({ "Access-Control-Allow-Methods": "POST, GET, DELETE, OPTIONS", "Access-Control-Allow-Headers": ALLOW_HEADERS, "Access-Control-Max-Age": "600" });
+      res.set({ "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Allow-Headers": ALLOW_HEADERS, "Access-Control-Max-Age": "600" });
       res.status(204).end();
       return;
     }
     next();
   });
 
-  const methodNotAllowed = (req: Request, res: Response) => {
-    res.set("Allow", "POST, OPTIONS");
-    if (req.method === "GET" && req.accepts(["json", "html"]) === "html") {
-      res
-        .status(405)
-        .type("html")
-        .send(`<!doctype html><meta charset="utf-8"><title>Atelier MCP</title><p>This is Atelier's MCP endpoint; MCP clients POST to it. To connect an agent, see <a href="/docs/connect/agents">the connection guide</a>.</p>`);
-      return;
-    }
-    jsonError(res, 405, "method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp. There is no server-sent event stream to open or session to end.");
-  };
-  r.get("/mcp", methodNotAllowed);
-  r.delete("/mcp", methodNotAllowed);
-
   r.post(
     "/mcp",
-    express.json({ limit: "4mb", strict: true }),
-    (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
+    (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
       const status = (err as { status?: number }).status;
-      res.status(status === 413 ? 413 : 400).json({
-        jsonrpc: "2.0",
-        error: { code: -32700, message: status === 413 ? "Request too large (4 MB at most)." : "Parse error: the body is not valid JSON." },
-        id: null,
-      });
+      next(
+        status === 413
+          ? new AppError("payload_too_large", "The request body is larger than 4 MB.")
+          : new AppError("invalid_json", "Parse error: the body is not valid JSON."),
+      );
     },
     async (req: Request, res: Response) => {
+      if (nestsDeeperThan(req.body, MAX_NESTING)) throw new AppError("invalid_json", `Parse error: the body nests more than ${MAX_NESTING} levels deep.`);
+      if (Array.isArray(req.body)) {
+        const version = req.get("mcp-protocol-version") ?? LAST_VERSION_WITH_BATCHES;
+        if (version > LAST_VERSION_WITH_BATCHES) {
+          throw new AppError("batch_not_supported", "Invalid Request: JSON-RPC batches are not part of this protocol version; send one message per POST.");
+        }
+      }
       // Who is asking.
       let principal: Principal = { kind: "nobody" };
       const authz = req.get("authorization");
       if (authz !== undefined) {
         const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
-        try {
-          if (!m?.[1]) throw new AppError("invalid_token", "Send the token as: Authorization: Bearer <token>.");
-          principal = { kind: "token", token: await authenticateBearer(deps, m[1]) };
-        } catch (err) {
-          if (err instanceof AppError && err.code === "invalid_token") {
-            return jsonError(res, 401, "invalid_token", err.message, {
-              "WWW-Authenticate": bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }),
-            });
-          }
-          throw err;
-        }
+        if (!m?.[1]) throw new AppError("invalid_token", "Send the token as: Authorization: Bearer <token>.");
+        principal = { kind: "token", token: await authenticateBearer(deps, m[1]) };
       }
 
-      // What it asks for, checked against what it may do.
+      // What every call in the body asks for, checked before any of it runs.
       const needed = accessNeeded(req.body);
-      const allowed = mcpToolAccess(principal);
       for (const access of needed) {
-        if (allowed.has(access)) continue;
-        const scope = scopeFor(access);
-        if (principal.kind === "nobody") {
-          return jsonError(res, 401, "unauthorized", `This call needs a token with ${scope}.`, {
-            "WWW-Authenticate": bearerChallenge(config.BASE_URL, { scope }),
-          });
-        }
-        const description =
-          access === "admin" && allowed.has("write")
-            ? "An unclaimed sandbox token cannot publish, share or manage collaborators."
-            : `This call needs the ${scope} scope.`;
-        return jsonError(res, 403, "insufficient_scope", description, {
-          "WWW-Authenticate": bearerChallenge(config.BASE_URL, { error: "insufficient_scope", scope }),
-        });
+        const refusal = refusalFor(principal, access);
+        if (refusal) throw refusal;
+      }
+      // The sandbox write throttle counts every write in the body (a batch of 100 is 100), all or nothing.
+      if (principal.kind === "token") {
+        await chargeSandboxWrites(deps, principal.token, needed.filter((a) => a !== "read").length);
       }
 
-      // An unclaimed sandbox token writes at most ANON_WRITES_PER_MINUTE times a minute.
-      if (principal.kind === "token" && principal.token.kind === "anonymous" && needed.some((a) => a !== "read")) {
-        try {
-          await hit(deps, { bucket: "sandbox-writes", key: principal.token._id, max: config.ANON_WRITES_PER_MINUTE, windowSeconds: 60 }, "This sandbox token has reached its writes per minute; wait before writing again.");
-        } catch (err) {
-          if (err instanceof AppError && err.code === "rate_limited") {
-            return jsonError(res, 429, "rate_limited", err.message, { "Retry-After": String(err.retryAfter ?? 60) });
-          }
-          throw err;
-        }
-      }
-
-      const server = createMcpServer(deps, principal);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on("close", () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      (req as Request & { auth?: AuthInfo }).auth = authInfoOf(principal, { error: null });
+      await serve(req, res, req.body);
     },
   );
+
+  // Stateless: no event stream to open (GET), no session to end (DELETE), nothing else.
+  r.all("/mcp", () => {
+    throw new AppError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp. There is no server-sent event stream to open or session to end.");
+  });
   return r;
 }

@@ -1,46 +1,97 @@
 // The MCP server for one request: a low-level SDK Server whose handlers close over the
-// caller's principal. Tool definitions and JSON schemas are built once per process (tools/).
+// caller's principal and the protocol era the request speaks. Everything that does not
+// depend on the caller (tool listings with their JSON schemas, the JSON Schema validator, the
+// cache hints) is built once per process.
 import type { Principal } from "@atelier/shared/domain/access";
 import { mcpToolAccess } from "@atelier/shared/domain/access";
 import type { Deps } from "@atelier/shared/domain/deps";
 import { listPageResources, readPageResource } from "@atelier/shared/domain/resources";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import type { Logger } from "@atelier/shared/logger";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type ServerOptions } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import type { ToolContext } from "./tools/define";
 import { findTool, toolsListFor } from "./tools/index";
 
+export { RESOURCES_PAGE_SIZE } from "@atelier/shared/domain/resources";
+
 export const SERVER_INFO = { name: "atelier", title: "Atelier", version: "0.1.0" };
+
+/** The protocol generation of one request: `legacy` is 2024-11-05 … 2025-11-25, `modern` 2026-07-28. */
+export type Era = "legacy" | "modern";
 
 const INSTRUCTIONS =
   "Atelier keeps living artifacts: Markdown or HTML pages in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
-  "write with create_page and update_page (pass expected_version to avoid overwriting someone else's change). Every write is recorded in the page history under this token's name.";
+  "write with create_page and update_page (pass expected_version to avoid overwriting someone else's change). Every write is recorded in the page history under this token's name. " +
+  "Tools that write need sign-in: without a token, calling one starts it.";
+
+// One JSON Schema validator for the whole process: by default every SDK Server builds its own
+// (an Ajv instance with its formats), which would be one per request here.
+const VALIDATOR = new AjvJsonSchemaValidator();
+
+// Cache hints of the 2026-07-28 revision (ttlMs / cacheScope). Tool and template lists change
+// only with a deployment; what a caller may read changes at any time. Everything that depends
+// on who asks is private; a page of a public workspace is public (set on the result itself).
+const TTL_STATIC_MS = 300_000;
+const SERVER_OPTIONS: ServerOptions = {
+  capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+  instructions: INSTRUCTIONS,
+  jsonSchemaValidator: VALIDATOR,
+  cacheHints: {
+    "server/discover": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
+    "tools/list": { ttlMs: TTL_STATIC_MS, cacheScope: "private" },
+    "resources/templates/list": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
+    "resources/list": { ttlMs: 0, cacheScope: "private" },
+    "resources/read": { ttlMs: 0, cacheScope: "private" },
+  },
+};
+
+const RESOURCE_TEMPLATES = {
+  resourceTemplates: [
+    { uriTemplate: "artifact://{slug}", name: "artifact", title: "Atelier page", description: "A page's Markdown (or HTML) by its slug.", mimeType: "text/markdown" },
+  ],
+};
 
 function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: code, message }) }] };
 }
 
-export function createMcpServer(deps: Deps & { logger: Logger }, principal: Principal): Server {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
-    instructions: INSTRUCTIONS,
-  });
+/**
+ * What a request's handlers met that the error table answers at the HTTP level (the database
+ * unreachable, a throttle): the endpoint answers the whole request with it.
+ */
+export interface HttpLevelFailure {
+  error: AppError | null;
+}
+
+export interface McpServerDeps extends Deps {
+  logger: Logger;
+}
+
+/** A domain error met by a handler, noted when the table answers it at the HTTP level. */
+function noteHttpLevel(failure: HttpLevelFailure, err: unknown): void {
+  if (err instanceof AppError && err.rule.mcp === "http") failure.error ??= err;
+}
+
+export function createMcpServer(deps: McpServerDeps, principal: Principal, era: Era, failure: HttpLevelFailure = { error: null }): Server {
+  // The low-level Server (the SDK marks it "advanced use"): we own dispatch, so that tool
+  // listings and their JSON schemas are built once per process, not per request.
+  const server = new Server(SERVER_INFO, SERVER_OPTIONS);
   const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, principal };
   const allowed = mcpToolAccess(principal);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => toolsListFor(allowed));
+  server.setRequestHandler("tools/list", () => toolsListFor(principal));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
-    if (!tool || !allowed.has(tool.access)) return errorResult("not_found", `No tool named "${request.params.name}" is available to this caller.`);
+    // An unknown tool is a protocol error (the spec's "Unknown tool"), not a tool result.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown tool: tools/list names the tools this server offers.");
+    // Scope problems were answered at the HTTP level (401/403) before this runs; what is
+    // left is a refusal that signing in again cannot fix: an unclaimed sandbox's token
+    // calling an owner's tool.
+    if (!allowed.has(tool.access)) {
+      return errorResult("forbidden", "An unclaimed sandbox token cannot publish, share, add collaborators or create workspaces; a person must claim the sandbox first.");
+    }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.slice(0, 5).map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`).join("; ");
@@ -51,27 +102,52 @@ export function createMcpServer(deps: Deps & { logger: Logger }, principal: Prin
       return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
     } catch (raw) {
       const err = translateDbError(raw);
+      noteHttpLevel(failure, err);
       if (err instanceof AppError) return errorResult(err.code, err.message);
       deps.logger.error({ err, tool: tool.name }, "tool failed");
       return errorResult("internal_error", "Something went wrong on our side.");
     }
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [
-      { uriTemplate: "artifact://{slug}", name: "artifact", title: "Atelier page", description: "A page's Markdown (or HTML) by its slug.", mimeType: "text/markdown" },
-    ],
-  }));
+  server.setRequestHandler("resources/templates/list", () => RESOURCE_TEMPLATES);
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    const { resources, nextCursor } = await listPageResources(deps, principal, request.params?.cursor);
-    return nextCursor ? { resources, nextCursor } : { resources };
+  server.setRequestHandler("resources/list", async (request) => {
+    try {
+      const { resources, nextCursor } = await listPageResources(deps, principal, request.params?.cursor);
+      return nextCursor ? { resources, nextCursor } : { resources };
+    } catch (raw) {
+      throw protocolErrorOf(raw, failure, deps.logger);
+    }
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const { uri, mimeType, text } = await readPageResource(deps, principal, request.params.uri);
-    return { contents: [{ uri, mimeType, text }] };
+  server.setRequestHandler("resources/read", async (request) => {
+    const uri = request.params.uri;
+    try {
+      const { mimeType, text, isPublic } = await readPageResource(deps, principal, uri);
+      return {
+        contents: [{ uri, mimeType, text }],
+        // 2025-era results never carry cache fields; a page anyone may read may be cached by anyone.
+        ...(era === "modern" && isPublic ? { ttlMs: 0, cacheScope: "public" as const } : {}),
+      };
+    } catch (raw) {
+      // Missing and unreadable read alike (existence does not leak): the SDK answers
+      // -32602 with data {uri} (2026-07-28); the 2025 leg turns it into -32002.
+      const err = translateDbError(raw);
+      if (err instanceof AppError && (err.code === "not_found" || err.code === "forbidden")) throw new ResourceNotFoundError(uri, "Resource not found.");
+      throw protocolErrorOf(err, failure, deps.logger);
+    }
   });
 
   return server;
+}
+
+/** A failure in a resource handler as the JSON-RPC error it is: a bad cursor is invalid params, anything else internal. */
+function protocolErrorOf(raw: unknown, failure: HttpLevelFailure, logger: Logger): ProtocolError {
+  const err = translateDbError(raw);
+  noteHttpLevel(failure, err);
+  if (err instanceof AppError && err.code === "invalid_cursor") {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous resources/list answer.");
+  }
+  if (!(err instanceof AppError)) logger.error({ err }, "resource handler failed");
+  return new ProtocolError(ProtocolErrorCode.InternalError, err instanceof AppError && err.code === "unavailable" ? err.message : "Something went wrong on our side.");
 }

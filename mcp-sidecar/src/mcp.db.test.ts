@@ -3,7 +3,7 @@ import { revokeToken } from "@atelier/shared/domain/tokens";
 import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
 import { setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, rawCall, startTestSidecar, toolCall, type TestSidecar } from "./testing";
 
@@ -47,7 +47,11 @@ describe("tools/list", () => {
     const all = await names(write.credential);
     expect(all.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, ...ADMIN_TOOLS].sort());
     expect((await names(read.credential)).map((t) => t.name).sort()).toEqual(READ_TOOLS);
-    expect((await names()).map((t) => t.name).sort()).toEqual(READ_TOOLS);
+    // Without a token every tool is listed (lazy sign-in); those that write say they need sign-in.
+    const anonymous = await names();
+    expect(anonymous.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, ...ADMIN_TOOLS].sort());
+    for (const t of anonymous) expect(t.description?.includes("Needs sign-in")).toBe(!READ_TOOLS.includes(t.name));
+    for (const t of all) expect(t.description).not.toContain("Needs sign-in");
     for (const t of all) {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");

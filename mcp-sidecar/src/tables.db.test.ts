@@ -1,7 +1,7 @@
 // Micro DB through the real MCP client and the real database.
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import type { UserDoc } from "@atelier/shared/db";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, startTestSidecar, type TestSidecar } from "./testing";
 

@@ -8,8 +8,9 @@ import { keepAliveLongerThanPeers } from "@atelier/shared/process";
 import { capturingLogger, testDatabase, testDeps, type TestDatabase, type TestDeps } from "@atelier/shared/testing";
 import type { Config } from "@atelier/shared/config";
 import type { Scope, UserDoc } from "@atelier/shared/db";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createSidecarApp } from "./app";
 
 export interface TestSidecar {
@@ -66,12 +67,27 @@ export async function makeToken(
   return { tokenId: token._id, credential };
 }
 
-/** A real MCP SDK client over Streamable HTTP, with or without a bearer token. */
-export async function connectClient(sc: TestSidecar, credential?: string): Promise<Client> {
+/**
+ * A real MCP SDK client (v2) over Streamable HTTP, with or without a bearer token. `era`
+ * picks the protocol generation: "legacy" is the 2025 `initialize` handshake (the client's
+ * default), "modern" pins 2026-07-28 (server/discover, `_meta` and the standard headers on
+ * every request; connecting fails unless the server offers it).
+ */
+export async function connectClient(sc: TestSidecar, credential?: string, era: "legacy" | "modern" = "legacy"): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${sc.url}/mcp`), {
     requestInit: credential ? { headers: { Authorization: `Bearer ${credential}` } } : {},
   });
-  const client = new Client({ name: "atelier-test", version: "1.0.0" });
+  const client = new Client({ name: "atelier-test", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  await client.connect(transport);
+  return client;
+}
+
+/** The 1.x SDK client, as older agents still ship it (initialize handshake, 2025-11-25 at most). */
+export async function connectClientV1(sc: TestSidecar, credential?: string): Promise<ClientV1> {
+  const transport = new StreamableHTTPClientTransportV1(new URL(`${sc.url}/mcp`), {
+    requestInit: credential ? { headers: { Authorization: `Bearer ${credential}` } } : {},
+  });
+  const client = new ClientV1({ name: "atelier-test-v1", version: "1.0.0" });
   await client.connect(transport);
   return client;
 }
@@ -91,3 +107,19 @@ export const toolCall = (name: string, args: Record<string, unknown> = {}, id = 
   method: "tools/call",
   params: { name, arguments: args },
 });
+
+/** The `_meta` envelope every 2026-07-28 request carries. */
+export const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** A 2026-07-28 request: its body (with `_meta`) and the standard headers that mirror it. */
+export function modernCall(method: string, params: Record<string, unknown> = {}, id: number | string = 1): { body: unknown; headers: Record<string, string> } {
+  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  return {
+    body: { jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } },
+    headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) },
+  };
+}

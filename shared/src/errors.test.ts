@@ -29,6 +29,7 @@ describe("translateDbError", () => {
       expect(rule.http).toBeGreaterThanOrEqual(400);
       expect(rule.trpc).toMatch(/^[A-Z_]+$/);
       expect(["tool", "http"]).toContain(rule.mcp);
+      if ("jsonrpc" in rule) expect(rule.mcp).toBe("http");
     }
   });
 });

@@ -4,6 +4,7 @@
 
 type TrpcCode =
   | "BAD_REQUEST"
+  | "PARSE_ERROR"
   | "UNAUTHORIZED"
   | "FORBIDDEN"
   | "NOT_FOUND"
@@ -15,18 +16,24 @@ type TrpcCode =
   | "SERVICE_UNAVAILABLE";
 
 /**
- * `mcp`: "tool" answers with an `isError` tool result carrying the code; "http" answers
- * the whole /mcp request at the HTTP level (auth and throttling, DESIGN §5).
+ * `mcp`: how /mcp answers the code when a tool meets it: "tool" is an `isError` tool result
+ * carrying the code; "http" refuses the whole request at the HTTP level (auth, throttling,
+ * transport: DESIGN §5) with `{error, error_description}`, or, where `jsonrpc` is set, with
+ * that JSON-RPC error (a body that is not JSON at all gets the JSON-RPC parse error).
+ * Whatever /mcp refuses before any tool runs is answered at the HTTP level.
  */
 interface ErrorRule {
   http: number;
   trpc: TrpcCode;
   mcp: "tool" | "http";
+  jsonrpc?: number;
 }
 
 export const ERROR_TABLE = {
   invalid_request: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   invalid_cursor: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
+  invalid_json: { http: 400, trpc: "PARSE_ERROR", mcp: "http", jsonrpc: -32700 },
+  batch_not_supported: { http: 400, trpc: "BAD_REQUEST", mcp: "http", jsonrpc: -32600 },
   unsupported_registration_type: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   invalid_otp: { http: 400, trpc: "BAD_REQUEST", mcp: "tool" },
   unauthorized: { http: 401, trpc: "UNAUTHORIZED", mcp: "http" },
@@ -181,7 +188,7 @@ export function translateDbError(err: unknown, conflictMessage = "That already e
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
-  body: { error: string; error_description: string; details?: ErrorDetails };
+  body: { error: string; error_description: string; details?: ErrorDetails } | { jsonrpc: "2.0"; error: { code: number; message: string }; id: null };
 }
 
 const INTERNAL: HttpAnswer = {
@@ -201,7 +208,10 @@ export function httpAnswerOf(raw: unknown): HttpAnswer | null {
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
     if (err.retryAfter !== undefined) headers["Retry-After"] = String(err.retryAfter);
-    return { status: err.rule.http, headers, body: err.toHttpBody() };
+    const rule: ErrorRule = err.rule;
+    // A refusal the table gives a JSON-RPC code (a body that is not JSON-RPC at all) is answered in JSON-RPC.
+    if (rule.jsonrpc !== undefined) return { status: rule.http, headers, body: { jsonrpc: "2.0", error: { code: rule.jsonrpc, message: err.message }, id: null } };
+    return { status: rule.http, headers, body: err.toHttpBody() };
   }
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status !== "number" || status < 400 || status >= 500) return null;

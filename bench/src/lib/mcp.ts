@@ -49,19 +49,43 @@ export interface McpAnswer {
   json: unknown;
 }
 
-/** One POST /mcp, as wrk sends it. */
+/** One POST /mcp, as wrk sends it. An SSE answer (the SDK's default for 2025-era requests) is read as its one JSON-RPC message. */
 export async function postMcp(url: string, req: WrkRequest): Promise<McpAnswer> {
   const t0 = performance.now();
   const res = await fetch(url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(30_000) });
   const buf = Buffer.from(await res.arrayBuffer());
   const ms = performance.now() - t0;
+  const text = buf.toString("utf8");
+  const contentType = res.headers.get("content-type");
+  const payload = contentType?.includes("text/event-stream") ? (/^data: (.*)$/m.exec(text)?.[1] ?? "") : text;
   let json: unknown;
   try {
-    json = buf.length > 0 ? JSON.parse(buf.toString("utf8")) : null;
+    json = payload.length > 0 ? JSON.parse(payload) : null;
   } catch {
-    json = buf.toString("utf8").slice(0, 200);
+    json = text.slice(0, 200);
   }
-  return { status: res.status, contentType: res.headers.get("content-type"), bytes: buf.length, ms, json };
+  return { status: res.status, contentType, bytes: buf.length, ms, json };
+}
+
+/** The `_meta` envelope and the standard headers of a 2026-07-28 request (no initialize, every request stands alone). */
+export function modernRequest(method: string, params: Record<string, unknown>, token: string | null, id = 1): WrkRequest {
+  const name = typeof params.name === "string" ? params.name : undefined;
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  });
+  const headers: Record<string, string> = { ...MCP_HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...(name ? { "Mcp-Name": name } : {}) };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return { method: "POST", headers, body };
 }
 
 /** The structuredContent of a successful tools/call answer; throws with the answer otherwise. */
@@ -73,11 +97,12 @@ export function toolResult<T>(a: McpAnswer, what: string): T {
   return r.structuredContent;
 }
 
-/** The SDK package the sidecar resolves (and bundles), with its version. */
-export function sidecarSdk(): { dir: string; version: string } {
-  const dir = realpathSync(path.join(REPO_ROOT, "mcp-sidecar/node_modules/@modelcontextprotocol/sdk"));
-  const { version } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
-  return { dir, version };
+/** The SDK v2 packages the sidecar resolves (and bundles): the server package and its node adapter, with the server's version. */
+export function sidecarSdk(): { serverDir: string; nodeDir: string; version: string } {
+  const serverDir = realpathSync(path.join(REPO_ROOT, "mcp-sidecar/node_modules/@modelcontextprotocol/server"));
+  const nodeDir = realpathSync(path.join(REPO_ROOT, "mcp-sidecar/node_modules/@modelcontextprotocol/node"));
+  const { version } = JSON.parse(readFileSync(path.join(serverDir, "package.json"), "utf8")) as { version: string };
+  return { serverDir, nodeDir, version };
 }
 
 /** A confirmed person (with their private default workspace) and an MCP token of theirs, made through the shared domain. */

@@ -1,13 +1,16 @@
-// The real MCP SDK client, through nginx's /mcp.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// The real MCP SDK client (v2), through nginx's /mcp.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { stack } from "./stack";
 
-export async function mcpClient(credential?: string, base: string = stack.baseUrl): Promise<Client> {
+/**
+ * A connected client. `era` picks the protocol generation: "legacy" is the 2025 initialize
+ * handshake (the SDK's default), "modern" pins 2026-07-28 (stateless, server/discover).
+ */
+export async function mcpClient(credential?: string, base: string = stack.baseUrl, era: "legacy" | "modern" = "legacy"): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     requestInit: credential ? { headers: { Authorization: `Bearer ${credential}` } } : {},
   });
-  const client = new Client({ name: "atelier-e2e", version: "1.0.0" });
+  const client = new Client({ name: "atelier-e2e", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
   await client.connect(transport);
   return client;
 }

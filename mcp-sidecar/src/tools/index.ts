@@ -1,3 +1,5 @@
+import type { Principal } from "@atelier/shared/domain/access";
+import { mcpToolAccess } from "@atelier/shared/domain/access";
 import { listing, type ToolAccess, type ToolDef } from "./define";
 import { createPage, deletePage, getPage, getPageHistory, listPages, searchPages, updatePage } from "./pages";
 import { createShareLink } from "./share-links";
@@ -34,15 +36,32 @@ export function findTool(name: string): ToolDef | undefined {
   return BY_NAME.get(name);
 }
 
-// Built once per process: the tools/list answers for each set of allowed access levels.
+// Built once per process: the tools/list answers, one per kind of caller.
+type Listing = ReturnType<typeof listing>;
 const LISTINGS = new Map(TOOLS.map((t) => [t.name, listing(t)]));
-const cache = new Map<string, { tools: ReturnType<typeof listing>[] }>();
+const cache = new Map<string, { tools: Listing[] }>();
 
-export function toolsListFor(allowed: ReadonlySet<ToolAccess>): { tools: ReturnType<typeof listing>[] } {
-  const key = [...allowed].sort().join(",");
+/** What a tool that writes says to a caller without a token (lazy sign-in, DESIGN §6). */
+export const SIGN_IN_NOTE = "Needs sign-in: called without a token, it answers 401 and your client signs in (or send a token with mcp:write).";
+
+/**
+ * The tools/list answer for a caller. Without a token: every tool, the ones that write
+ * saying that they need sign-in, so that a client can call one and get the 401 that starts
+ * its sign-in. With a token: the tools its scopes allow (an unclaimed sandbox never sees the
+ * owners' tools).
+ */
+export function toolsListFor(principal: Principal): { tools: Listing[] } {
+  const signedIn = principal.kind !== "nobody";
+  const allowed: ReadonlySet<ToolAccess> = signedIn ? mcpToolAccess(principal) : new Set<ToolAccess>(["read", "write", "admin"]);
+  const key = `${signedIn ? "token" : "nobody"}:${[...allowed].sort().join(",")}`;
   let hit = cache.get(key);
   if (!hit) {
-    hit = { tools: TOOLS.filter((t) => allowed.has(t.access)).flatMap((t) => LISTINGS.get(t.name) ?? []) };
+    const tools = TOOLS.filter((t) => allowed.has(t.access)).flatMap((t) => {
+      const l = LISTINGS.get(t.name);
+      if (!l) return [];
+      return signedIn || t.access === "read" ? [l] : [{ ...l, description: `${l.description} ${SIGN_IN_NOTE}` }];
+    });
+    hit = { tools };
     cache.set(key, hit);
   }
   return hit;

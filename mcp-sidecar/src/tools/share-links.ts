@@ -11,7 +11,8 @@ export const createShareLink = defineTool({
   access: "admin",
   input: z.object({ workspace: SlugSchema, page: SlugSchema.optional() }).strict(),
   output: z.object({ url: z.string(), link_id: z.string(), page: z.string().nullable() }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Destructive: anyone holding the link can read what it points to.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const link = await createShareLinkInDomain(ctx, ctx.principal, input);
     return { url: link.url, link_id: link.link_id, page: link.page_slug };

@@ -51,7 +51,8 @@ export const setWorkspaceVisibility = defineTool({
   access: "admin",
   input: z.object({ workspace: SlugSchema, visibility: z.enum(["public", "private"]) }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Destructive: making a workspace public exposes every page in it to anyone.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
     return { workspace: await setVisibility(ctx, ctx.principal, input.workspace, input.visibility) };
   },
@@ -64,7 +65,8 @@ export const addCollaborator = defineTool({
   access: "admin",
   input: z.object({ workspace: SlugSchema, email: EmailSchema, role: z.enum(["editor", "viewer"]) }).strict(),
   output: z.object({ workspace: z.string(), email: z.string(), role: z.enum(["editor", "viewer"]) }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Destructive: it exposes the workspace to another person, and changes the role of one who is already a member.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
     await addMemberByEmail(ctx, ctx.principal, input);
     return { workspace: input.workspace, email: input.email, role: input.role };

@@ -42,10 +42,17 @@ export function hasScope(token: Pick<TokenDoc, "scopes">, scope: Scope): boolean
 function tokenRole(token: TokenDoc, ws: AccessWorkspace): Role | null {
   if (token.workspaceIds !== null && !token.workspaceIds.includes(ws._id)) return null;
   if (ws.blockedTokenIds.includes(token._id)) return null;
-  // An unclaimed sandbox has no owner yet; its own anonymous token authors in it.
-  if (token.kind === "anonymous") {
-    return ws.sandbox?.state === "unclaimed" && ws.ownerId === null ? "editor" : null;
+  // A sandbox's own token (confined to it) authors there while the sandbox is unclaimed, and
+  // acts for its claimer afterwards. Judged from either document, so a process that has seen
+  // only one side of a claim yet (either may come from its cache) decides as before or as
+  // after the claim, never refusing what both allow.
+  const ownSandbox = (token.kind === "anonymous" || token.kind === "claimed_anonymous") && ws.sandbox !== null && token.workspaceIds?.includes(ws._id) === true;
+  if (ownSandbox) {
+    if (ws.sandbox?.state === "unclaimed" && ws.ownerId === null) return "editor";
+    if (ws.sandbox?.state === "claimed") return memberRole(ws, token.ownerId ?? ws.ownerId);
+    return null;
   }
+  if (token.kind === "anonymous") return null;
   return memberRole(ws, token.ownerId);
 }
 

@@ -1,6 +1,7 @@
 // Fixed-window counters kept in MongoDB, so every process shares them (DESIGN §1: nothing
 // in process memory decides a limit). One window is one document; the sweeper clears old ones.
-import type { Database } from "../db/index";
+import type { Config } from "../config";
+import type { Database, TokenDoc } from "../db/index";
 import { AppError, isDuplicateKey } from "../errors";
 import { nowMs } from "./clock";
 
@@ -51,4 +52,44 @@ async function increment(database: Database, _id: string, windowEnd: Date): Prom
 export async function clearEndedWindows(deps: { database: Database }): Promise<number> {
   const r = await deps.database.c.rateLimits.deleteMany({ windowEnd: { $lte: new Date(nowMs()) } });
   return r.deletedCount;
+}
+
+/**
+ * The sandbox write throttle (SPEC §8.1: writes per sandbox token per minute). `count` is the
+ * number of write calls one request carries: a JSON-RPC batch of 100 writes is 100 writes.
+ * All or nothing: when the request would pass ANON_WRITES_PER_MINUTE it is refused whole
+ * (`rate_limited`, with Retry-After) and counts nothing, so none of it may run. Only an
+ * unclaimed sandbox's own token is throttled here; other tokens pass untouched.
+ */
+export async function chargeSandboxWrites(
+  deps: { database: Database; config: Pick<Config, "ANON_WRITES_PER_MINUTE"> },
+  token: Pick<TokenDoc, "_id" | "kind">,
+  count: number,
+): Promise<void> {
+  const { database, config } = deps;
+  if (token.kind !== "anonymous" || count <= 0) return;
+  const max = config.ANON_WRITES_PER_MINUTE;
+  const windowMs = 60_000;
+  const t = nowMs();
+  const start = Math.floor(t / windowMs) * windowMs;
+  const windowEnd = new Date(start + windowMs);
+  const _id = `sandbox-writes:${token._id}:${start}`;
+  const refuse = () =>
+    new AppError("rate_limited", `This sandbox token may write ${max} times a minute; this request would pass that. Wait before writing again.`, {
+      retryAfter: Math.max(1, Math.ceil((windowEnd.getTime() - t) / 1000)),
+    });
+  if (count > max) throw refuse();
+  // One conditional update: it adds `count` only while the window still has room for all of it.
+  const charge = async () => (await database.c.rateLimits.updateOne({ _id, count: { $lte: max - count } }, { $inc: { count } })).modifiedCount === 1;
+  if (await charge()) return;
+  // No window yet (the first write of this minute), or not enough room left.
+  try {
+    await database.c.rateLimits.insertOne({ _id, count, windowEnd });
+    return;
+  } catch (err) {
+    // The window exists (full, or opened by a racing request): try the conditional update once more.
+    if (!isDuplicateKey(err)) throw err;
+  }
+  if (await charge()) return;
+  throw refuse();
 }
