@@ -12,7 +12,6 @@
 //   - FerretDB's explain of the lookups: what the backend ran, and whether an index served it.
 // Everything goes through the real driver to the same wrapper binary `pnpm dev` starts.
 import { execFileSync } from "node:child_process";
-import { chmodSync } from "node:fs";
 import path from "node:path";
 import { connectDatabase, type Database } from "@atelier/shared/db";
 import { findPostgresBin, startEmbeddedDb, type EmbeddedDb, type EmbeddedDbBackend } from "@atelier/shared/devtools/embedded-db";
@@ -311,8 +310,6 @@ export async function storageBench(opts: StorageOptions): Promise<StorageResult>
   const { log } = opts;
   const result: StorageResult = { versions: {}, correctness: [], lookups: [], updates: [], inserts: [], scans: [], explains: [], seeding: [], skipped: [] };
   const work = makeWorkDir(log);
-  // PostgreSQL runs as the postgres user when this runs as root: it must be able to reach its folder.
-  chmodSync(work, 0o711);
   const pg = postgresVersion();
   if (pg) result.versions.postgresql = pg;
   const backends = opts.backends.filter((b) => {
@@ -337,13 +334,9 @@ export async function storageBench(opts: StorageOptions): Promise<StorageResult>
         result.correctness.push({ config: label(config), serializeWrites, ...r });
         log(`  $inc ${r.incTotals.join("/")} of 50; CAS winners ${r.casWinners.join("/")}; unique inserts ${r.uniqueInserted.join("/")}; $ne matched [${r.neMatches.join(", ")}]`);
         if (config === plain && serializeWrites) {
-          const info = (await h.client.db("admin").command({ serverStatus: 1 }).catch(() => ({}))) as Document;
-          const fdb = info.ferretdb as Document | undefined;
-          if (fdb?.version) result.versions.ferretdb = String(fdb.version);
-          if (backend === "sqlite") {
-            const v = (await h.client.db("admin").command({ buildInfo: 1 }).catch(() => ({}))) as Document;
-            if (typeof v.version === "string") result.versions.mongodbCompat = v.version;
-          }
+          const v = (await h.client.db("admin").command({ buildInfo: 1 }).catch(() => ({}))) as Document;
+          if (typeof v.ferretdbVersion === "string") result.versions.ferretdb = v.ferretdbVersion;
+          if (typeof v.version === "string") result.versions.mongodbCompat = v.version;
         }
         await stop(h);
       }

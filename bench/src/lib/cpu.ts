@@ -45,11 +45,12 @@ function readStat(pid: number | string): ProcStat | null {
 /**
  * What to account: a single process, every process in a process group, or a process with its
  * children, living and exited (PostgreSQL: each backend is a child of the postmaster, in a
- * session of its own).
+ * session of its own), or several of these together.
  */
-export type CpuTarget = { pid: number } | { pgrp: number } | { tree: number };
+export type CpuTarget = { pid: number } | { pgrp: number } | { tree: number } | { all: CpuTarget[] };
 
 function cpuOf(target: CpuTarget, all: ProcStat[] | null): number {
+  if ("all" in target) return target.all.reduce((n, t) => n + cpuOf(t, all), 0);
   if ("pid" in target) return readStat(target.pid)?.cpu ?? 0;
   if ("tree" in target) {
     const parent = readStat(target.tree);
@@ -87,7 +88,7 @@ export interface CpuSnapshot {
 
 export function snapshot(targets: Record<string, CpuTarget>): CpuSnapshot | null {
   if (!procAvailable) return null;
-  const needAll = Object.values(targets).some((t) => "pgrp" in t || "tree" in t);
+  const needAll = Object.values(targets).some((t) => !("pid" in t));
   const all = needAll ? allStats() : null;
   const values: Record<string, number> = {};
   for (const [name, t] of Object.entries(targets)) values[name] = cpuOf(t, all);
