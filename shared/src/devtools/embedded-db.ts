@@ -33,7 +33,7 @@ export interface EmbeddedDb {
   backend?: EmbeddedDbBackend;
   /** The FerretDB (or mongod) process. */
   pid: number | undefined;
-  /** The PostgreSQL postmaster, leader of a process group holding every backend. */
+  /** The PostgreSQL postmaster; every backend is its child. */
   postgresPid?: number;
   stop(): Promise<void>;
 }

@@ -13,7 +13,7 @@ export class PostgresError extends Error {
 export interface EmbeddedPostgres {
   /** postgres:// URL for FerretDB (the socket folder as host). */
   url: string;
-  /** The postmaster's pid; it leads its own process group with every backend. */
+  /** The postmaster's pid; every backend is its child. */
   pid: number;
   stop(): Promise<void>;
 }
@@ -121,8 +121,9 @@ export async function startPostgres(opts: { dir: string; log?: (line: string) =>
   const child: ChildProcess = spawn(
     path.join(bin, "postgres"),
     ["-D", dir, "-c", "listen_addresses=", "-c", `unix_socket_directories=${dir}`, "-c", "unix_socket_permissions=0700"],
-    // Its own process group: a Ctrl-C reaches it through stop(), after FerretDB has gone.
-    { ...asServer, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    // In its launcher's process group, like FerretDB: a Ctrl-C reaches it directly (a fast
+    // shutdown), even when the launcher exits before its own stop() has run.
+    { ...asServer, stdio: ["ignore", "pipe", "pipe"] },
   );
   const keep = (b: Buffer) => {
     out = (out + b.toString("utf8")).slice(-8_000);
