@@ -70,6 +70,13 @@ func main() {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
+	// Bound first, so the port a launcher picked is ours at once; clients wait in the backlog
+	// until FerretDB is up and the lookup indexes are reconciled.
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fail("%v", err)
+	}
+
 	if *lookups && *handler == "postgresql" {
 		*pgURL = withCustomPlans(*pgURL)
 	}
@@ -119,10 +126,6 @@ func main() {
 		fail("lookup indexes: %v", err)
 	}
 
-	ln, err := net.Listen("tcp", *listen)
-	if err != nil {
-		fail("%v", err)
-	}
 	go func() {
 		<-ctx.Done()
 		ln.Close()

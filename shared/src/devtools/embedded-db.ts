@@ -169,16 +169,17 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
   }
   const settings = embeddedDbSettings();
   const chosen = opts.backend ?? settings.backend;
-  const port = opts.port ?? (await freePort());
   const mongod = chosen ? null : onPath("mongod");
   let child: ChildProcess;
   let kind: EmbeddedDb["kind"];
   let backend: EmbeddedDbBackend | undefined;
   let postgres: EmbeddedPostgres | undefined;
+  let port = opts.port ?? 0;
   if (mongod) {
     const dir = path.join(opts.dataDir, "mongod");
     mkdirSync(dir, { recursive: true });
     kind = "mongod";
+    port ||= await freePort();
     child = spawn(mongod, ["--dbpath", dir, "--port", String(port), "--bind_ip", "127.0.0.1", "--quiet"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -186,7 +187,7 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
     const bin = ensureFerretDb(log);
     kind = "ferretdb";
     backend = chosen ?? "sqlite";
-    const args = ["--listen-addr", `127.0.0.1:${port}`, "--handler", backend];
+    const args = ["--handler", backend];
     if (backend === "postgresql") {
       postgres = await startPostgres({ dir: path.join(opts.dataDir, "postgresql"), log }).catch((err: unknown) => {
         throw new EmbeddedDbError(err instanceof Error ? err.message : String(err));
@@ -198,7 +199,10 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
       args.push("--sqlite-url", `file:${dir}/`);
     }
     args.push(`--lookup-indexes=${opts.lookupIndexes ?? settings.lookupIndexes}`, `--serialize-writes=${opts.serializeWrites ?? true}`);
-    child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    // Picked only now (PostgreSQL takes seconds to start): the less time between picking a free
+    // port and binding it, the less chance another process takes it meanwhile.
+    port ||= await freePort();
+    child = spawn(bin, ["--listen-addr", `127.0.0.1:${port}`, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   }
   let out = "";
   const keep = (b: Buffer) => {
