@@ -335,7 +335,8 @@ export async function storageBench(opts: StorageOptions): Promise<StorageResult>
         log(`  $inc ${r.incTotals.join("/")} of 50; CAS winners ${r.casWinners.join("/")}; unique inserts ${r.uniqueInserted.join("/")}; $ne matched [${r.neMatches.join(", ")}]`);
         if (config === plain && serializeWrites) {
           const v = (await h.client.db("admin").command({ buildInfo: 1 }).catch(() => ({}))) as Document;
-          if (typeof v.ferretdbVersion === "string") result.versions.ferretdb = v.ferretdbVersion;
+          // The embeddable package reports "unknown" (no git checkout); go.mod pins 1.24.2.
+          result.versions.ferretdb = typeof v.ferretdbVersion === "string" && v.ferretdbVersion !== "unknown" ? v.ferretdbVersion : "1.24.2";
           if (typeof v.version === "string") result.versions.mongodbCompat = v.version;
         }
         await stop(h);
