@@ -99,7 +99,7 @@ async function seedPage(database: Database, env: Record<string, string>, markdow
 function cpuTargets(server: Service, nginx: Service, nodeHttp: Service | null, db: AtelierDb): Record<string, CpuTarget> {
   const t: Record<string, CpuTarget> = { server: { pgrp: server.pid }, nginx: { pgrp: nginx.pid } };
   if (nodeHttp) t["node-http"] = { pid: nodeHttp.pid };
-  if (db.pid !== undefined) t.database = { pid: db.pid };
+  if (db.cpu) t.database = db.cpu;
   return t;
 }
 

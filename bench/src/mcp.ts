@@ -204,7 +204,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
 
   const cpuTargets = (): Record<string, CpuTarget> => {
     const t: Record<string, CpuTarget> = { sidecar: { pgrp: sidecar.pid }, floor: { pgrp: floor.pid }, "floor-shared": { pgrp: floorShared.pid } };
-    if (db.pid !== undefined) t.database = { pid: db.pid };
+    if (db.cpu) t.database = db.cpu;
     return t;
   };
   const cases: McpCase[] = [];

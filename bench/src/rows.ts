@@ -275,7 +275,7 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
 
   const cpuTargets = (): Record<string, CpuTarget> => {
     const t: Record<string, CpuTarget> = { sidecar: { pgrp: sidecar.pid } };
-    if (db.pid !== undefined) t.database = { pid: db.pid };
+    if (db.cpu) t.database = db.cpu;
     return t;
   };
   const cases: RowsCase[] = [];

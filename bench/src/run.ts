@@ -9,6 +9,8 @@
 //   pnpm bench --server tsx             the server from its sources under tsx, not the production bundle
 //   pnpm bench mcp --rounds 3           measure the MCP targets side by side three times (ratios per round)
 //   pnpm bench rows --rows 2000         a smaller table
+//   pnpm bench storage                  the embedded database's stores side by side (SQLite, PostgreSQL)
+//   pnpm bench storage --docs 100,10000 without the 100,000-document case
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -22,6 +24,7 @@ import { runWithCleanup } from "./lib/cleanup";
 import { shareAutogroupPriority } from "./lib/service";
 import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
+import { formatStorage, storageBench } from "./storage";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
 
@@ -42,6 +45,9 @@ const { values, positionals } = parseArgs({
     "no-node-http": { type: "boolean", default: false },
     "no-nice": { type: "boolean", default: false },
     server: { type: "string", default: "dist" },
+    docs: { type: "string", default: "100,10000,100000" },
+    backends: { type: "string", default: "sqlite,postgresql" },
+    "case-ms": { type: "string", default: "1500" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -150,6 +156,18 @@ const BENCHMARKS = {
     });
     return { result, text: formatRows(result) };
   },
+  storage: async () => {
+    const backends = (values.backends ?? "").split(",").filter(Boolean);
+    for (const b of backends) if (b !== "sqlite" && b !== "postgresql") throw new Error(`--backends takes sqlite and postgresql, not "${b}"`);
+    const result = await storageBench({
+      docCounts: [...new Set((values.docs ?? "").split(",").map((d) => Math.max(1, positiveInt("docs", d))))].sort((a, b) => a - b),
+      backends: backends as ("sqlite" | "postgresql")[],
+      caseMs: positiveInt("case-ms", values["case-ms"]),
+      rounds: Math.max(1, positiveInt("rounds", values.rounds === "1" ? "3" : values.rounds)),
+      log,
+    });
+    return { result, text: formatStorage(result) };
+  },
 } satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
 
 type BenchmarkName = keyof typeof BENCHMARKS;
@@ -182,6 +200,7 @@ if (values.help) {
 function readUsage(): string {
   return (
     `usage: pnpm bench [NAME…] [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] ` +
-    `[--server dist|tsx] [--no-node-http] [--no-nice] [--profile] [--rounds N (mcp)] [--rows N] [--max-duration S] (rows)`
+    `[--server dist|tsx] [--no-node-http] [--no-nice] [--profile] [--rounds N (mcp, storage)] [--rows N] [--max-duration S] (rows) ` +
+    `[--docs 100,10000,100000] [--backends sqlite,postgresql] [--case-ms MS] (storage)`
   );
 }

@@ -9,7 +9,8 @@ import { loadConfig, type Config } from "@atelier/shared/config";
 import { connectDatabase, type Database } from "@atelier/shared/db";
 import { REPO_ROOT, startEmbeddedDb } from "@atelier/shared/devtools/embedded-db";
 import { onCleanup } from "./cleanup";
-import { startService, waitUntilReady, type Service } from "./service";
+import type { CpuTarget } from "./cpu";
+import { shareAutogroupPriority, startService, waitUntilReady, type Service } from "./service";
 
 export interface AtelierDb {
   uri: string;
@@ -17,6 +18,8 @@ export interface AtelierDb {
   kind: string;
   /** pid of the embedded database process, when this run started one */
   pid: number | undefined;
+  /** what to account as the database's CPU: FerretDB, and PostgreSQL's processes when it stores there */
+  cpu: CpuTarget | undefined;
   database: Database;
 }
 
@@ -24,6 +27,7 @@ export interface AtelierDb {
 export async function startDatabase(dataDir: string, log: (line: string) => void): Promise<AtelierDb> {
   const db = await startEmbeddedDb({ dataDir: path.join(dataDir, "db"), mongodbUri: process.env.MONGODB_URI, log });
   onCleanup("database", () => db.stop());
+  if (db.postgresPid !== undefined) shareAutogroupPriority(db.postgresPid);
   const dbName = `bench_${randomBytes(4).toString("hex")}`;
   const database = await connectDatabase(db.uri, dbName, { appName: "atelier-bench" });
   onCleanup("database connection", async () => {
@@ -31,7 +35,10 @@ export async function startDatabase(dataDir: string, log: (line: string) => void
     if (db.kind === "external") await database.db.dropDatabase().catch(() => {});
     await database.client.close();
   });
-  return { uri: db.uri, dbName, kind: db.kind, pid: db.pid, database };
+  const cpu: CpuTarget[] = [];
+  if (db.pid !== undefined) cpu.push({ pid: db.pid });
+  if (db.postgresPid !== undefined) cpu.push({ tree: db.postgresPid });
+  return { uri: db.uri, dbName, kind: db.kind, pid: db.pid, cpu: cpu.length > 0 ? { all: cpu } : undefined, database };
 }
 
 /**

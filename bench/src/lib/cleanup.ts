@@ -1,7 +1,7 @@
 // Everything a benchmark starts (processes, temp dirs, connections) registers how to undo
 // it here; the steps run last-in first-out on a normal end, on failure, and on Ctrl-C or
 // SIGTERM, so a run never leaves a server or a directory behind.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -86,6 +86,8 @@ export function makeWorkDir(log: (line: string) => void): string {
     }
   }
   const dir = mkdtempSync(path.join(root, WORK_DIR_PREFIX));
+  // Passable (not readable) by others: a PostgreSQL cluster inside runs as the postgres user when this runs as root.
+  chmodSync(dir, 0o711);
   writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
   onCleanup("temp dir", () => rmSync(dir, { recursive: true, force: true }));
   return dir;

@@ -20,9 +20,12 @@ export const procAvailable = existsSync("/proc/self/stat");
 
 interface ProcStat {
   pid: number;
+  ppid: number;
   pgrp: number;
   /** user + system CPU seconds, all threads */
   cpu: number;
+  /** user + system CPU seconds of its children that have exited and been waited for */
+  childrenCpu: number;
 }
 
 function readStat(pid: number | string): ProcStat | null {
@@ -32,17 +35,29 @@ function readStat(pid: number | string): ProcStat | null {
     const rest = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
     const utime = Number(rest[11]);
     const stime = Number(rest[12]);
-    return { pid: Number(pid), pgrp: Number(rest[2]), cpu: (utime + stime) / clockTicks() };
+    const children = Number(rest[13]) + Number(rest[14]);
+    return { pid: Number(pid), ppid: Number(rest[1]), pgrp: Number(rest[2]), cpu: (utime + stime) / clockTicks(), childrenCpu: children / clockTicks() };
   } catch {
     return null;
   }
 }
 
-/** What to account: a single process, or every process in a process group. */
-export type CpuTarget = { pid: number } | { pgrp: number };
+/**
+ * What to account: a single process, every process in a process group, or a process with its
+ * children, living and exited (PostgreSQL: each backend is a child of the postmaster, in a
+ * session of its own), or several of these together.
+ */
+export type CpuTarget = { pid: number } | { pgrp: number } | { tree: number } | { all: CpuTarget[] };
 
 function cpuOf(target: CpuTarget, all: ProcStat[] | null): number {
+  if ("all" in target) return target.all.reduce((n, t) => n + cpuOf(t, all), 0);
   if ("pid" in target) return readStat(target.pid)?.cpu ?? 0;
+  if ("tree" in target) {
+    const parent = readStat(target.tree);
+    if (!parent) return 0;
+    const living = (all ?? []).filter((s) => s.ppid === target.tree).reduce((n, s) => n + s.cpu, 0);
+    return parent.cpu + parent.childrenCpu + living;
+  }
   return (all ?? []).filter((s) => s.pgrp === target.pgrp).reduce((n, s) => n + s.cpu, 0);
 }
 
@@ -73,7 +88,7 @@ export interface CpuSnapshot {
 
 export function snapshot(targets: Record<string, CpuTarget>): CpuSnapshot | null {
   if (!procAvailable) return null;
-  const needAll = Object.values(targets).some((t) => "pgrp" in t);
+  const needAll = Object.values(targets).some((t) => !("pid" in t));
   const all = needAll ? allStats() : null;
   const values: Record<string, number> = {};
   for (const [name, t] of Object.entries(targets)) values[name] = cpuOf(t, all);

@@ -13,7 +13,11 @@
 // guarantees single-document atomicity and Atelier relies on it (one winner per claim,
 // version checks, counters). Running write commands one at a time restores that guarantee;
 // SQLite has a single writer anyway, so little throughput is lost. Reads are not held.
-// See docs/decisions.md.
+// FerretDB on PostgreSQL loses updates the same way (measured: 50 → 18), so the front stays
+// on for both backends; --serialize-writes=false exists only to measure that (pnpm bench
+// storage). See docs/decisions.md.
+//
+// --lookup-indexes adds indexes that FerretDB's own queries can use (lookup_indexes.go).
 package main
 
 import (
@@ -30,8 +34,10 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
+	"go.mongodb.org/mongo-driver/bson"
 )
 
 const (
@@ -54,6 +60,8 @@ func main() {
 	sqliteURL := flag.String("sqlite-url", "file:.data/ferretdb/", "SQLite directory URL (ends with /)")
 	pgURL := flag.String("postgresql-url", "", "PostgreSQL URL for the postgresql handler")
 	logLevel := flag.String("log-level", "error", "debug, info, warn or error")
+	serialize := flag.Bool("serialize-writes", true, "run write commands one at a time (false only to measure what breaks without)")
+	lookups := flag.Bool("lookup-indexes", false, "create indexes that FerretDB's own lookups use (lookup_indexes.go)")
 	flag.Parse()
 
 	var level slog.Level
@@ -61,6 +69,17 @@ func main() {
 		fail("bad --log-level: %v", err)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	// Bound first, so the port a launcher picked is ours at once; clients wait in the backlog
+	// until FerretDB is up and the lookup indexes are reconciled.
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fail("%v", err)
+	}
+
+	if *lookups && *handler == "postgresql" {
+		*pgURL = withCustomPlans(*pgURL)
+	}
 
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:      ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
@@ -90,17 +109,32 @@ func main() {
 	}
 	backend := u.Host
 
-	ln, err := net.Listen("tcp", *listen)
-	if err != nil {
+	// Before the first client: indexes for what exists already, or (option off) none of ours.
+	if err := waitForBackend(ctx, backend); err != nil {
 		fail("%v", err)
 	}
+	indexes, err := newLookupIndexes(*handler, *sqliteURL, *pgURL, logger)
+	if err == nil && *lookups {
+		defer indexes.store.close()
+		err = indexes.reconcile(ctx)
+	} else if err == nil {
+		err = indexes.store.dropAll(ctx)
+		indexes.store.close()
+		indexes = nil
+	}
+	if err != nil {
+		fail("lookup indexes: %v", err)
+	}
+
 	go func() {
 		<-ctx.Done()
 		ln.Close()
 	}()
-	fmt.Fprintf(os.Stderr, "atelier-ferretdb: listening on %s (%s)\n", *listen, *handler)
+	fmt.Fprintf(os.Stderr, "atelier-ferretdb: listening on %s (%s, serialize-writes=%t, lookup-indexes=%t)\n", *listen, *handler, *serialize, *lookups)
 
-	var writes sync.Mutex
+	// With --serialize-writes=false every connection gets a lock of its own: nothing waits.
+	var shared sync.Mutex
+	front := &front{indexes: indexes, backend: backend, logger: logger}
 	for {
 		client, err := ln.Accept()
 		if err != nil {
@@ -110,7 +144,11 @@ func main() {
 			logger.Error("accept", "error", err)
 			continue
 		}
-		go serve(client, backend, &writes, logger)
+		writes := &shared
+		if !*serialize {
+			writes = new(sync.Mutex)
+		}
+		go front.serve(ctx, client, writes)
 	}
 	<-done
 }
@@ -120,9 +158,45 @@ func fail(format string, args ...any) {
 	os.Exit(1)
 }
 
-func serve(client net.Conn, backendAddr string, writes *sync.Mutex, logger *slog.Logger) {
+// withCustomPlans asks PostgreSQL to plan every execution of FerretDB's prepared statements
+// with the actual values: its WHERE names the field as a parameter (`_jsonb->$1 @> $2`), and
+// only a plan made for the value 'slug' can match an index on `_jsonb->'slug'`.
+func withCustomPlans(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	q := p.Query()
+	if !q.Has("plan_cache_mode") {
+		q.Set("plan_cache_mode", "force_custom_plan")
+	}
+	p.RawQuery = q.Encode()
+	return p.String()
+}
+
+func waitForBackend(ctx context.Context, addr string) error {
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			return c.Close()
+		}
+		if i > 100 || ctx.Err() != nil {
+			return fmt.Errorf("backend did not start: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+type front struct {
+	indexes *lookupIndexes
+	backend string
+	logger  *slog.Logger
+}
+
+func (f *front) serve(ctx context.Context, client net.Conn, writes *sync.Mutex) {
+	logger := f.logger
 	defer client.Close()
-	backend, err := net.Dial("tcp", backendAddr)
+	backend, err := net.Dial("tcp", f.backend)
 	if err != nil {
 		logger.Error("backend dial", "error", err)
 		return
@@ -139,11 +213,22 @@ func serve(client net.Conn, backendAddr string, writes *sync.Mutex, logger *slog
 		if opcode == opMsg && len(msg) >= 20 {
 			flags = binary.LittleEndian.Uint32(msg[16:20])
 		}
-		write := opcode == opMsg && writeCommands[commandName(msg, flags)]
+		var body bson.Raw
+		if opcode == opMsg {
+			body = commandBody(msg, flags)
+		}
+		cmd := commandName(body)
+		write := writeCommands[cmd]
 		if write {
 			writes.Lock()
 		}
 		err = roundTrip(client, backend, msg, flags&flagMoreComes != 0)
+		if write && err == nil && f.indexes != nil {
+			// Before the write lock is released, so the next write already finds the indexes.
+			db, _ := body.Lookup("$db").StringValueOK()
+			coll, _ := body.Lookup(cmd).StringValueOK()
+			f.indexes.afterWrite(ctx, cmd, db, coll)
+		}
 		if write {
 			writes.Unlock()
 		}
@@ -194,8 +279,20 @@ func readMessage(r io.Reader) ([]byte, error) {
 	return msg, nil
 }
 
-// commandName is the first key of an OP_MSG's body section (kind 0), or "".
-func commandName(msg []byte, flags uint32) string {
+// commandName is the first key of a command's body, or "".
+func commandName(body bson.Raw) string {
+	if body == nil {
+		return ""
+	}
+	first, err := body.IndexErr(0)
+	if err != nil {
+		return ""
+	}
+	return first.Key()
+}
+
+// commandBody is an OP_MSG's body section (kind 0), or nil.
+func commandBody(msg []byte, flags uint32) bson.Raw {
 	end := len(msg)
 	if flags&flagChecksum != 0 {
 		end -= 4
@@ -204,23 +301,16 @@ func commandName(msg []byte, flags uint32) string {
 		kind := msg[i]
 		i++
 		if i+4 > end {
-			return ""
+			return nil
 		}
 		size := int(int32(binary.LittleEndian.Uint32(msg[i : i+4])))
 		if size < 5 || i+size > end {
-			return ""
+			return nil
 		}
 		if kind == 0 {
-			// BSON document: int32 size, then elements: type byte, cstring name, value.
-			j := i + 5
-			for k := j; k < i+size; k++ {
-				if msg[k] == 0 {
-					return string(msg[j:k])
-				}
-			}
-			return ""
+			return bson.Raw(msg[i : i+size])
 		}
 		i += size
 	}
-	return ""
+	return nil
 }

@@ -1,23 +1,40 @@
 // The embedded database of DESIGN §2, for `pnpm dev` and the tests: MONGODB_URI when set,
-// else a `mongod` found on PATH, else FerretDB v1.24.2 (SQLite backend) built on first use
-// with the local Go toolchain into .tools/bin. It never reaches the network at run time.
+// else a `mongod` found on PATH, else FerretDB v1.24.2 built on first use with the local Go
+// toolchain into .tools/bin. It never reaches the network at run time.
+//
+// EMBEDDED_DB_BACKEND chooses FerretDB's store: `sqlite` (the default: files in the data
+// folder) or `postgresql` (a cluster of Debian's PostgreSQL in the data folder, started and
+// stopped with FerretDB; embedded-postgres.ts). Set, it wins over a `mongod` on PATH.
+// EMBEDDED_DB_LOOKUP_INDEXES=false turns off the indexes our wrapper adds so that FerretDB's
+// own lookups use an index (shared/embedded-db/ferretdb/lookup_indexes.go). The figures
+// behind both defaults: docs/performance.md, "Choosing the embedded database".
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MongoClient } from "mongodb";
+import { startPostgres, type EmbeddedPostgres } from "./embedded-postgres";
+
+export { findPostgresBin } from "./embedded-postgres";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const FERRET_SRC = path.join(REPO_ROOT, "shared/embedded-db/ferretdb");
 const TOOLS_BIN = path.join(REPO_ROOT, ".tools/bin");
 const FERRET_BIN = path.join(TOOLS_BIN, "atelier-ferretdb");
 
+export type EmbeddedDbBackend = "sqlite" | "postgresql";
+
 export interface EmbeddedDb {
   uri: string;
   kind: "external" | "mongod" | "ferretdb";
+  /** FerretDB's store, when kind is ferretdb. */
+  backend?: EmbeddedDbBackend;
+  /** The FerretDB (or mongod) process. */
   pid: number | undefined;
+  /** The PostgreSQL postmaster; every backend is its child. */
+  postgresPid?: number;
   stop(): Promise<void>;
 }
 
@@ -29,6 +46,12 @@ export interface EmbeddedDbOptions {
   /** TCP port; a free one is picked when omitted. */
   port?: number;
   log?: (line: string) => void;
+  /** FerretDB's store; default EMBEDDED_DB_BACKEND, else sqlite. */
+  backend?: EmbeddedDbBackend;
+  /** Indexes that FerretDB's own lookups use; default EMBEDDED_DB_LOOKUP_INDEXES, else on. */
+  lookupIndexes?: boolean;
+  /** Run write commands one at a time (the default). Off only to measure what breaks without. */
+  serializeWrites?: boolean;
 }
 
 export class EmbeddedDbError extends Error {
@@ -55,9 +78,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** EMBEDDED_DB_BACKEND and EMBEDDED_DB_LOOKUP_INDEXES, checked; a bad value stops start-up naming it. */
+export function embeddedDbSettings(env: Record<string, string | undefined> = process.env): {
+  backend: EmbeddedDbBackend | undefined;
+  lookupIndexes: boolean;
+} {
+  const backend = env.EMBEDDED_DB_BACKEND || undefined;
+  if (backend !== undefined && backend !== "sqlite" && backend !== "postgresql") {
+    throw new EmbeddedDbError(`EMBEDDED_DB_BACKEND must be sqlite or postgresql, not "${backend}".`);
+  }
+  const lookups = env.EMBEDDED_DB_LOOKUP_INDEXES || "true";
+  if (lookups !== "true" && lookups !== "false") {
+    throw new EmbeddedDbError(`EMBEDDED_DB_LOOKUP_INDEXES must be true or false, not "${lookups}".`);
+  }
+  return { backend, lookupIndexes: lookups === "true" };
+}
+
 function sourceStamp(): string {
   const h = createHash("sha256");
-  for (const f of ["go.mod", "go.sum", "main.go"]) h.update(readFileSync(path.join(FERRET_SRC, f)));
+  const files = ["go.mod", "go.sum", ...readdirSync(FERRET_SRC).filter((f) => f.endsWith(".go")).sort()];
+  for (const f of files) h.update(f).update(readFileSync(path.join(FERRET_SRC, f)));
   return h.digest("hex");
 }
 
@@ -127,25 +167,42 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
   if (opts.mongodbUri) {
     return { uri: opts.mongodbUri, kind: "external", pid: undefined, stop: async () => {} };
   }
-  const port = opts.port ?? (await freePort());
-  const mongod = onPath("mongod");
+  const settings = embeddedDbSettings();
+  const chosen = opts.backend ?? settings.backend;
+  const mongod = chosen ? null : onPath("mongod");
   let child: ChildProcess;
   let kind: EmbeddedDb["kind"];
+  let backend: EmbeddedDbBackend | undefined;
+  let postgres: EmbeddedPostgres | undefined;
+  let port = opts.port ?? 0;
   if (mongod) {
     const dir = path.join(opts.dataDir, "mongod");
     mkdirSync(dir, { recursive: true });
     kind = "mongod";
+    port ||= await freePort();
     child = spawn(mongod, ["--dbpath", dir, "--port", String(port), "--bind_ip", "127.0.0.1", "--quiet"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
   } else {
     const bin = ensureFerretDb(log);
-    const dir = path.join(opts.dataDir, "ferretdb");
-    mkdirSync(dir, { recursive: true });
     kind = "ferretdb";
-    child = spawn(bin, ["--listen-addr", `127.0.0.1:${port}`, "--handler", "sqlite", "--sqlite-url", `file:${dir}/`], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    backend = chosen ?? "sqlite";
+    const args = ["--handler", backend];
+    if (backend === "postgresql") {
+      postgres = await startPostgres({ dir: path.join(opts.dataDir, "postgresql"), log }).catch((err: unknown) => {
+        throw new EmbeddedDbError(err instanceof Error ? err.message : String(err));
+      });
+      args.push("--postgresql-url", postgres.url);
+    } else {
+      const dir = path.join(opts.dataDir, "ferretdb");
+      mkdirSync(dir, { recursive: true });
+      args.push("--sqlite-url", `file:${dir}/`);
+    }
+    args.push(`--lookup-indexes=${opts.lookupIndexes ?? settings.lookupIndexes}`, `--serialize-writes=${opts.serializeWrites ?? true}`);
+    // Picked only now (PostgreSQL takes seconds to start): the less time between picking a free
+    // port and binding it, the less chance another process takes it meanwhile.
+    port ||= await freePort();
+    child = spawn(bin, ["--listen-addr", `127.0.0.1:${port}`, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   }
   let out = "";
   const keep = (b: Buffer) => {
@@ -153,13 +210,17 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  const stop = async () => {
+    await stopChild(child);
+    await postgres?.stop();
+  };
   const uri = `mongodb://127.0.0.1:${port}/`;
   try {
     await waitForServer(uri, child, () => out);
   } catch (err) {
-    await stopChild(child);
+    await stop();
     throw err;
   }
-  log(`${kind} is up at ${uri} (data in ${opts.dataDir})`);
-  return { uri, kind, pid: child.pid, stop: () => stopChild(child) };
+  log(`${kind}${backend ? ` (${backend})` : ""} is up at ${uri} (data in ${opts.dataDir})`);
+  return { uri, kind, backend, pid: child.pid, postgresPid: postgres?.pid, stop };
 }
