@@ -8,6 +8,8 @@ import { healthHandler } from "@atelier/shared/health";
 import { artifactRoutes } from "./features/artifacts/artifacts.routes";
 import { agentAuthRoutes } from "./features/agent-auth/agent-auth.routes";
 import { discoveryRoutes } from "./features/discovery/discovery.routes";
+import { createOAuthProvider } from "./features/oauth/oauth-provider";
+import { oauthRoutes } from "./features/oauth/oauth.routes";
 import { errorHandler, notFound } from "./http/errors";
 import { sameOriginOnly } from "./http/same-origin";
 import { spaRoutes } from "./http/spa";
@@ -26,12 +28,16 @@ export function createApp(deps: Deps): Express {
   if (deps.config.SIDECAR_URL) {
     app.use(createProxyMiddleware({ target: deps.config.SIDECAR_URL, pathFilter: "/mcp", xfwd: true, changeOrigin: false }));
   }
+  // The authorization server answers other origins by design (token, registration and
+  // revocation requests come from clients anywhere), so it sits before the same-origin guard.
+  const oauth = createOAuthProvider(deps);
+  app.use(oauthRoutes(deps, oauth));
   app.use(sameOriginOnly(deps.config.BASE_URL));
   app.use(
     "/api/trpc",
     createExpressMiddleware({
       router: appRouter,
-      createContext: createContextFactory(deps),
+      createContext: createContextFactory(deps, oauth),
       maxBodySize: 1_100_000,
       // A throttled call says when to come back (Retry-After), as every 429 here does.
       responseMeta: ({ errors }) => {

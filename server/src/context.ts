@@ -7,6 +7,9 @@ import type { Mailer } from "@atelier/shared/domain/mail";
 import { resolveSession } from "@atelier/shared/domain/sessions";
 import type { Logger } from "@atelier/shared/logger";
 import type { Request, Response } from "express";
+import { parse } from "cookie";
+import type { OAuthProvider } from "./features/oauth/oauth-provider";
+import { oauthRequestCookieName } from "./features/oauth/oauth.routes";
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from "./http/session-cookie";
 
 export type { Principal };
@@ -30,6 +33,10 @@ export interface Context extends Deps {
   /** The session id behind `principal`, when there is one. */
   sessionId: string | null;
   cookies: SessionCookieJar;
+  /** The authorization server, for the consent screen's procedures (absent outside HTTP). */
+  oauth: OAuthProvider | null;
+  /** The authorization request this browser started (its cookie), if any. */
+  oauthRequest: string | null;
 }
 
 const noCookies: SessionCookieJar = { set: () => {}, clear: () => {} };
@@ -39,8 +46,9 @@ export function createContextInner(
   deps: Deps,
   session: { principal: Principal; sessionId: string | null } = { principal: { kind: "nobody" }, sessionId: null },
   cookies = noCookies,
+  oauth: { provider: OAuthProvider; request: string | null } | null = null,
 ): Context {
-  return { ...deps, ...session, cookies };
+  return { ...deps, ...session, cookies, oauth: oauth?.provider ?? null, oauthRequest: oauth?.request ?? null };
 }
 
 /** The person behind the request's session cookie, or nobody. */
@@ -50,7 +58,7 @@ export async function sessionFromRequest(deps: Deps, req: Request): Promise<{ pr
   return user && sessionId ? { principal: { kind: "user", user }, sessionId } : { principal: { kind: "nobody" }, sessionId: null };
 }
 
-export function createContextFactory(deps: Deps) {
+export function createContextFactory(deps: Deps, oauth: OAuthProvider | null = null) {
   return async ({ req, res }: { req: Request; res: Response }): Promise<Context> => {
     let session: Awaited<ReturnType<typeof sessionFromRequest>>;
     try {
@@ -62,9 +70,15 @@ export function createContextFactory(deps: Deps) {
       if (translated instanceof AppError) throw new TRPCError({ code: translated.rule.trpc, message: translated.message, cause: translated });
       throw err;
     }
-    return createContextInner(deps, session, {
-      set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
-      clear: () => clearSessionCookie(res, deps.config.BASE_URL),
-    });
+    const request = req.headers.cookie ? (parse(req.headers.cookie)[oauthRequestCookieName(deps.config.BASE_URL)] ?? null) : null;
+    return createContextInner(
+      deps,
+      session,
+      {
+        set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
+        clear: () => clearSessionCookie(res, deps.config.BASE_URL),
+      },
+      oauth ? { provider: oauth, request } : null,
+    );
   };
 }

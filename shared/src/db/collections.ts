@@ -6,6 +6,7 @@ import type {
   CollectionDoc,
   EventDoc,
   LoginCodeDoc,
+  OAuthRecordDoc,
   PageDoc,
   RateLimitDoc,
   RegistrationDoc,
@@ -60,6 +61,10 @@ const SCHEMA = {
   events: { doc: {} as EventDoc, indexes: [idx("workspace_at", { workspaceId: 1, at: -1 })] },
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
+  oauth: {
+    doc: {} as OAuthRecordDoc,
+    indexes: [idx("grant", { grantId: 1 }), idx("uid", { uid: 1 }), idx("expires", { expiresAt: 1 })],
+  },
 } as const;
 
 export type CollectionName = keyof typeof SCHEMA;

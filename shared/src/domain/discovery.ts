@@ -27,6 +27,15 @@ export function bearerChallenge(baseUrl: string, opts: { error?: "invalid_token"
   return `Bearer ${parts.join(", ")}`;
 }
 
+/** Where the authorization server's endpoints live on this origin (the provider is configured with these). */
+export const OAUTH_PATHS = {
+  authorization: "/oauth/authorize",
+  token: "/oauth/token",
+  registration: "/oauth/register",
+  revocation: "/oauth/revoke",
+  jwks: "/oauth/jwks",
+} as const;
+
 type DiscoveryConfig = Pick<
   Config,
   | "BASE_URL"
@@ -42,14 +51,29 @@ type DiscoveryConfig = Pick<
   | "TOKEN_PREFIX"
 >;
 
-/** RFC 8414 authorization server metadata, with the `agent_auth` block agents look for. */
+/**
+ * RFC 8414 authorization server metadata, with the `agent_auth` block agents look for. The
+ * endpoints are the oidc-provider routes configured from OAUTH_PATHS; a test compares this
+ * document with the provider's own discovery answer.
+ */
 export function authorizationServerMetadata(config: DiscoveryConfig) {
   const b = config.BASE_URL;
   return {
     issuer: b,
+    authorization_endpoint: `${b}${OAUTH_PATHS.authorization}`,
+    token_endpoint: `${b}${OAUTH_PATHS.token}`,
+    registration_endpoint: `${b}${OAUTH_PATHS.registration}`,
+    revocation_endpoint: `${b}${OAUTH_PATHS.revocation}`,
     scopes_supported: ["mcp:read", "mcp:write"],
-    response_types_supported: [] as string[],
-    grant_types_supported: [] as string[],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none"],
+    revocation_endpoint_auth_methods_supported: ["none"],
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+    resource_indicators_supported: true,
     service_documentation: `${b}/docs/connect/agents`,
     agent_auth: {
       skill: `${b}/auth.md`,

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import { can } from "./access";
 import { addSeconds, now } from "./clock";
+import { findOAuthAccessTokenOwner } from "./oauth-access";
 
 export const DEFAULT_TOKEN_DAYS = 90;
 export const MAX_TOKEN_DAYS = 365;
@@ -109,6 +110,7 @@ async function ownedActiveToken(database: Database, userId: string, tokenId: str
 /** A new secret with the same settings; the old secret stops working at once. */
 export async function rotateToken(database: Database, config: Pick<Config, "TOKEN_PREFIX">, userId: string, tokenId: string): Promise<IssuedToken> {
   const t = await ownedActiveToken(database, userId, tokenId);
+  if (t.kind === "oauth") throw new AppError("conflict", "An agent connected through sign-in has no token to rotate; revoke it and let it sign in again.");
   const { credential, hash, hint } = mint(config.TOKEN_PREFIX);
   const r = await database.c.tokens.updateOne({ _id: t._id, hash: t.hash, revokedAt: null }, { $set: { hash, hint } });
   if (r.modifiedCount !== 1) throw new AppError("conflict", "The token changed meanwhile; try again.");
@@ -126,10 +128,13 @@ export async function revokeToken(database: Database, userId: string, tokenId: s
  * The token behind a bearer credential, if it is known, unrevoked and unexpired; otherwise
  * `invalid_token`. Looked up on every call, so a revocation takes effect on the next one.
  */
-export async function authenticateBearer(database: Database, config: Pick<Config, "TOKEN_PREFIX">, credential: string): Promise<TokenDoc> {
+export async function authenticateBearer(database: Database, config: Pick<Config, "TOKEN_PREFIX" | "BASE_URL">, credential: string): Promise<TokenDoc> {
   const invalid = new AppError("invalid_token", "The access token is invalid, expired or revoked.");
-  if (!credential.startsWith(config.TOKEN_PREFIX) || credential.length > 200) throw invalid;
-  const t = await database.c.tokens.findOne({ hash: sha256(credential) });
+  if (credential.length > 200) throw invalid;
+  // Anything else is an OAuth access token (oauth-access.ts): its grant's token document.
+  const t = credential.startsWith(config.TOKEN_PREFIX)
+    ? await database.c.tokens.findOne({ hash: sha256(credential) })
+    : await findOAuthAccessTokenOwner(database, config, credential);
   if (!t || tokenStatus(t) !== "active") throw invalid;
   const at = now();
   if (!t.lastUsedAt || at.getTime() - t.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
@@ -156,5 +161,6 @@ export async function tokenView(database: Database, t: TokenDoc) {
     expires_at: t.expiresAt.toISOString(),
     last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
     revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
+    oauth: t.oauth ? { client_id: t.oauth.clientId, client_name: t.oauth.clientName, client_uri: t.oauth.clientUri, via: t.oauth.via } : null,
   };
 }

@@ -1,4 +1,5 @@
-import { createUserToken, listUserTokens, revokeToken, rotateToken, tokenView } from "@atelier/shared/domain/tokens";
+import { revokeConnectedAgent } from "@atelier/shared/domain/oauth-grants";
+import { createUserToken, listUserTokens, rotateToken, tokenView } from "@atelier/shared/domain/tokens";
 import { CreateTokenInputSchema, IssuedTokenViewSchema, TokenViewSchema } from "@atelier/shared/schemas/tokens";
 import { z } from "zod";
 import { protectedProcedure, router } from "../../trpc";
@@ -32,5 +33,5 @@ export const tokensRouter = router({
   revoke: protectedProcedure
     .input(TokenIdSchema)
     .output(TokenViewSchema)
-    .mutation(async ({ ctx, input }) => tokenView(ctx.database, await revokeToken(ctx.database, ctx.principal.user._id, input.token_id))),
+    .mutation(async ({ ctx, input }) => tokenView(ctx.database, await revokeConnectedAgent(ctx.database, ctx.principal.user._id, input.token_id))),
 });
