@@ -96,7 +96,9 @@ export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
   // Everything else under /oauth is the provider's. Its public URLs are always BASE_URL's,
   // whatever Host or forwarding headers a request arrived with.
   r.use("/oauth", (req, res) => {
+    // The provider's routes are configured with their full paths (/oauth/…): undo Express's mount.
     req.url = req.originalUrl;
+    req.baseUrl = "";
     req.headers["x-forwarded-proto"] = base.protocol.slice(0, -1);
     req.headers["x-forwarded-host"] = base.host;
     void callback(req, res);
