@@ -162,7 +162,11 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
           if (Array.isArray(uris)) {
             for (const uri of uris) {
               const problem = redirectUriProblem(uri);
-              if (problem) throw new errors.InvalidRedirectUri(`redirect_uris: ${String(uri).slice(0, 200)} ${problem}`);
+              if (problem) {
+                const err = new errors.InvalidRedirectUri();
+                err.error_description = `redirect_uris: ${String(uri).slice(0, 200)} ${problem}`;
+                throw err;
+              }
             }
           }
         }

@@ -2,6 +2,7 @@
 // sits in front of it here: shared rate limits on registration and token requests, CORS for
 // browser clients registering themselves, and the interaction step that hands an
 // authorization request to the app's sign-in and consent screen (/app/oauth/consent/:uid).
+import { OAUTH_SCOPES } from "@atelier/shared/domain/oauth-access";
 import { hit } from "@atelier/shared/domain/rate-limits";
 import { AppError } from "@atelier/shared/errors";
 import { serialize } from "cookie";
@@ -99,6 +100,15 @@ export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
     // The provider's routes are configured with their full paths (/oauth/…): undo Express's mount.
     req.url = req.originalUrl;
     req.baseUrl = "";
+    // A client that names no scope asks for what the resource offers (both scopes); the
+    // consent screen shows them and the person decides.
+    if (req.method === "GET") {
+      const u = new URL(req.originalUrl, "http://x");
+      if (u.pathname === "/oauth/authorize" && !u.searchParams.get("scope")) {
+        u.searchParams.set("scope", OAUTH_SCOPES.join(" "));
+        req.url = `${u.pathname}${u.search}`;
+      }
+    }
     req.headers["x-forwarded-proto"] = base.protocol.slice(0, -1);
     req.headers["x-forwarded-host"] = base.host;
     void callback(req, res);
