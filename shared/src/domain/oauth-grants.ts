@@ -55,6 +55,7 @@ function webUrl(value: string | null): string | null {
 
 /** The name a person sees for a client: its own name, else the host of its metadata document, else a plain phrase. */
 export function clientDisplayName(client: Pick<OAuthClientInfo, "name" | "clientId" | "via">): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is dropped
   const name = client.name?.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 100);
   if (name) return name;
   if (client.via === "metadata_document") return hostOf(client.clientId) ?? "An unnamed app";
@@ -88,7 +89,9 @@ export async function oauthConsentView(
     },
     scopes: requestedScopes(input.scope).map((scope) => ({ scope, description: SCOPE_WORDS[scope] })),
     resource: input.resource,
-    workspaces: workspaces.filter((ws) => can(principal, ws, "write")).map((ws) => ({ slug: ws.slug, name: ws.name })),
+    workspaces: workspaces
+      .filter((ws) => can(principal, ws, "read"))
+      .map((ws) => ({ slug: ws.slug, name: ws.name, can_write: can(principal, ws, "write") })),
     durations_days: [...OAUTH_DURATION_DAYS],
     default_duration_days: 90,
   };

@@ -39,7 +39,7 @@ export const OAuthConsentViewSchema = z.object({
   }),
   scopes: z.array(z.object({ scope: ScopeSchema, description: z.string() })),
   resource: z.string(),
-  workspaces: z.array(z.object({ slug: z.string(), name: z.string() })),
+  workspaces: z.array(z.object({ slug: z.string(), name: z.string(), can_write: z.boolean() })),
   durations_days: z.array(z.number()),
   default_duration_days: z.number(),
 });

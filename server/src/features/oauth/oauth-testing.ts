@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Browser, trpcData, type TestServer } from "../../testing";
+import { trpcData, type Browser, type TestServer } from "../../testing";
 
 export interface Pkce {
   verifier: string;
