@@ -96,7 +96,7 @@ for (const variant of ["metadata-document", "registration"] as const) {
         if (site) await expect(page.getByText(/identified itself with a document at/)).toContainText("localhost");
         else await expect(page.getByText("It registered itself with this server a moment ago.")).toBeVisible();
         await expect(page.getByText(/Create, change and delete pages/)).toBeVisible();
-        await expect(page.getByRole("button", { name: "Allow" })).toBeEnabled();
+        await expect(page.getByRole("button", { name: "Allow", exact: true })).toBeEnabled();
       });
 
       await test.step("the consent screen at desktop and phone width, light and dark, has no serious accessibility problem", async () => {
@@ -113,7 +113,7 @@ for (const variant of ["metadata-document", "registration"] as const) {
         await page.getByLabel("For how long").selectOption("30");
         const arrived = callback.next();
         if (variant === "registration") await pressWithKeyboard(page, "Allow");
-        else await page.getByRole("button", { name: "Allow" }).click();
+        else await page.getByRole("button", { name: "Allow", exact: true }).click();
         back = await arrived;
         expect(back.searchParams.get("iss")).toBe(stack.baseUrl);
         expect(back.searchParams.get("code")).toBeTruthy();
@@ -179,7 +179,7 @@ test("Deny on the consent screen sends access_denied back to the client", async 
     await signInOnTheSpot(page, uniqueEmail("oauth-deny"));
     await expect(page.getByRole("heading", { name: "Connect Denied app (e2e) to your Atelier?" })).toBeVisible();
     const arrived = callback.next();
-    await page.getByRole("button", { name: "Deny" }).click();
+    await page.getByRole("button", { name: "Deny", exact: true }).click();
     const back = await arrived;
     expect(back.searchParams.get("error")).toBe("access_denied");
     expect(back.searchParams.get("iss")).toBe(stack.baseUrl);

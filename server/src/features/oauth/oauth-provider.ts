@@ -157,7 +157,11 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
       validator: (ctx, key, _value, metadata) => {
         if (key === "atelier_via") {
           // Set by this server on fetched documents only; a registration (the one case with a ctx) cannot claim it.
-          if (ctx) delete (metadata as Record<string, unknown>)[key];
+          const m = metadata as Record<string, unknown>;
+          if (ctx) delete m[key];
+          // A client's `scope` metadata (the MCP SDK sends mcp:read mcp:write) would be checked
+          // against OpenID scopes; ours are the resource's, granted per authorization instead.
+          delete m.scope;
           const uris = (metadata as { redirect_uris?: unknown }).redirect_uris;
           if (Array.isArray(uris)) {
             for (const uri of uris) {

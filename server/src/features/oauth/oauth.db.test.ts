@@ -310,6 +310,8 @@ describe("bad input, each with its OAuth error and nothing stored", () => {
     expect(await oauthCount()).toBe(before);
     // Loopback (RFC 8252 §7.3) and app schemes are fine.
     expect((await register(srv, { redirect_uris: ["http://localhost:33418/", "http://127.0.0.1:33418/cb"], token_endpoint_auth_method: "none" })).status).toBe(201);
+    // What the MCP SDK sends: the resource's scopes as the client's `scope`.
+    expect((await register(srv, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", scope: "mcp:read mcp:write" })).status).toBe(201);
     const app = await register(srv, { application_type: "native", redirect_uris: ["cursor://anysphere.cursor-retrieval/oauth/callback"], token_endpoint_auth_method: "none" });
     expect(app.status).toBe(201);
   });
