@@ -122,7 +122,9 @@ async function main(): Promise<number> {
       process.stdout.write(text);
       const url = new RegExp(`${base.replace(/[.]/g, "\\.")}/oauth/authorize\\?\\S+`).exec(output)?.[0];
       if (url && !driving) {
-        driving = signInAndAllow(base, url, mailDir).catch((err: unknown) => log(`playing the person failed: ${String(err)}`));
+        driving = signInAndAllow(base, url, mailDir).catch((err: unknown) => {
+          log(`playing the person failed: ${String(err)}`);
+        });
       }
     });
     const code = await new Promise<number>((r) => suite.once("exit", (c) => r(c ?? 1)));
