@@ -46,7 +46,7 @@ export function AgentSettingsPage(_props: SignedInPageProps) {
         </section>
         <section aria-labelledby="tokens-title" className="agents-layout__list">
           <h2 id="tokens-title" className="section-title">
-            Connected agents and tokens
+            Your agents and tokens
           </h2>
           <TokenList onIssued={show(true)} />
         </section>

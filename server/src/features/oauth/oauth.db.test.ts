@@ -2,6 +2,7 @@
 // issue 12 with the OAuth error its RFC names (and nothing stored), and what is never kept
 // or logged in clear.
 import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
+import { sweepOnce } from "@atelier/shared/domain/sweeper";
 import { authenticateBearer } from "@atelier/shared/domain/tokens";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
@@ -439,5 +440,17 @@ describe("secrets", () => {
       expect(logs).not.toContain(s);
     }
     expect(pathOf(back.href)).toContain("code=");
+  });
+});
+
+describe("expiry", () => {
+  it("the sweeper deletes codes, tokens, sessions and interactions past their expiry, and keeps clients", async () => {
+    await freshCode();
+    const clientsBefore = await srv.database.c.oauth.countDocuments({ model: "Client" });
+    expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session"] } })).toBeGreaterThan(0);
+    advanceClock(srv.config.OAUTH_REFRESH_TOKEN_TTL_SECONDS + 15 * 86_400);
+    await sweepOnce({ database: srv.database, config: srv.config });
+    expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session", "AccessToken", "RefreshToken"] } })).toBe(0);
+    expect(await srv.database.c.oauth.countDocuments({ model: "Client" })).toBe(clientsBefore);
   });
 });
