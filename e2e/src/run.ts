@@ -41,6 +41,20 @@ const skipBuild = args.includes("--skip-build");
 const writeDocs = args.includes("--write-docs");
 const playwrightArgs = args.filter((a) => a !== "--skip-build" && a !== "--write-docs" && a !== "--");
 
+/** A self-signed certificate for localhost and 127.0.0.1 (openssl from Debian), valid for a day. */
+function makeTestCertificate(dir: string): { cert: string; key: string } {
+  mkdirSync(dir, { recursive: true });
+  const cert = path.join(dir, "localhost.crt");
+  const key = path.join(dir, "localhost.key");
+  const r = spawnSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", cert],
+    { encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`openssl could not make the test certificate: ${r.stderr || r.error?.message}`);
+  return { cert, key };
+}
+
 function which(cmd: string): boolean {
   return spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
 }
@@ -134,6 +148,10 @@ async function main(): Promise<number> {
   const dbUri = (db as EmbeddedDb | null)?.uri ?? "";
   mail = await startMailCapture(mailDir);
 
+  // A certificate for https://localhost on this machine: the OAuth journeys serve a client ID
+  // metadata document with it (the outside internet, faked), and the server processes trust it.
+  const tls = makeTestCertificate(path.join(tmp, "tls"));
+
   const [nginxPort, s1, s2, m1, m2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const baseUrl = `http://127.0.0.1:${nginxPort}`;
   const common: Record<string, string | undefined> = {
@@ -154,6 +172,9 @@ async function main(): Promise<number> {
     SWEEP_GRACE_SECONDS: String(SWEEP_GRACE_SECONDS),
     DATA_DIR: path.join(tmp, "data"),
     LOG_LEVEL: "info",
+    // OAuth clients on loopback (the journeys' client metadata documents and redirect URIs).
+    OAUTH_ALLOW_LOOPBACK_CLIENTS: "true",
+    NODE_EXTRA_CA_CERTS: tls.cert,
   };
   const node = process.execPath;
   const app = (name: string, pkg: string, env: Record<string, string>, port: number) =>
@@ -237,6 +258,8 @@ async function main(): Promise<number> {
     E2E_SWEEP_GRACE_SECONDS: String(SWEEP_GRACE_SECONDS),
     E2E_ARTIFACTS_DIR: ARTIFACTS,
     E2E_NGINX_ACCESS_LOG: conf.accessLog,
+    E2E_TLS_CERT: tls.cert,
+    E2E_TLS_KEY: tls.key,
     CHROMIUM_PATH: CHROMIUM,
   };
   log(`running Playwright${playwrightArgs.length ? ` (${playwrightArgs.join(" ")})` : ""}…`);

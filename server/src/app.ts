@@ -10,6 +10,8 @@ import { agentAuthRoutes } from "./features/agent-auth/agent-auth.routes";
 import { discoveryRoutes } from "./features/discovery/discovery.routes";
 import { notFound } from "./http/errors";
 import { errorMiddleware } from "@atelier/shared/http-errors";
+import { createOAuthProvider } from "./features/oauth/oauth-provider";
+import { oauthRoutes } from "./features/oauth/oauth.routes";
 import { sameOriginOnly } from "./http/same-origin";
 import { spaRoutes } from "./http/spa";
 import { createProxyMiddleware } from "http-proxy-middleware";
@@ -27,12 +29,16 @@ export function createApp(deps: Deps): Express {
   if (deps.config.SIDECAR_URL) {
     app.use(createProxyMiddleware({ target: deps.config.SIDECAR_URL, pathFilter: "/mcp", xfwd: true, changeOrigin: false }));
   }
+  // The authorization server answers other origins by design (token, registration and
+  // revocation requests come from clients anywhere), so it sits before the same-origin guard.
+  const oauth = createOAuthProvider(deps);
+  app.use(oauthRoutes(deps, oauth));
   app.use(sameOriginOnly(deps.config.BASE_URL));
   app.use(
     "/api/trpc",
     createExpressMiddleware({
       router: appRouter,
-      createContext: createContextFactory(deps),
+      createContext: createContextFactory(deps, oauth),
       maxBodySize: 1_100_000,
       // A throttled call says when to come back (Retry-After), as every 429 here does.
       responseMeta: ({ errors }) => {

@@ -6,6 +6,9 @@ import { ExactReads } from "@atelier/shared/domain/cache";
 import { resolveSession } from "@atelier/shared/domain/sessions";
 import type { Logger } from "@atelier/shared/logger";
 import type { Request, Response } from "express";
+import { parse } from "cookie";
+import type { OAuthProvider } from "./features/oauth/oauth-provider";
+import { oauthRequestCookieName } from "./features/oauth/oauth.routes";
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from "./http/session-cookie";
 
 export type { Principal };
@@ -27,6 +30,10 @@ export interface Context extends Deps {
   /** The session id behind `principal`, when there is one. */
   sessionId: string | null;
   cookies: SessionCookieJar;
+  /** The authorization server, for the consent screen's procedures (absent outside HTTP). */
+  oauth: OAuthProvider | null;
+  /** The authorization request this browser started (its cookie), if any. */
+  oauthRequest: string | null;
 }
 
 const noCookies: SessionCookieJar = { set: () => {}, clear: () => {} };
@@ -36,8 +43,9 @@ export function createContextInner(
   deps: Deps,
   session: { principal: Principal; sessionId: string | null } = { principal: { kind: "nobody" }, sessionId: null },
   cookies = noCookies,
+  oauth: { provider: OAuthProvider; request: string | null } | null = null,
 ): Context {
-  return { ...deps, ...session, cookies };
+  return { ...deps, ...session, cookies, oauth: oauth?.provider ?? null, oauthRequest: oauth?.request ?? null };
 }
 
 /** The person behind the request's session cookie, or nobody. */
@@ -52,7 +60,7 @@ export async function sessionFromRequest(deps: Deps, req: Request): Promise<{ pr
  * when the next request reaches another server process. (Their session may come from the
  * cache; their changes still drop this process's cached entries at once.)
  */
-export function createContextFactory(deps: Deps) {
+export function createContextFactory(deps: Deps, oauth: OAuthProvider | null = null) {
   const exact: Deps = { ...deps, cache: new ExactReads(deps.cache) };
   return async ({ req, res }: { req: Request; res: Response }): Promise<Context> => {
     let session: Awaited<ReturnType<typeof sessionFromRequest>>;
@@ -65,9 +73,15 @@ export function createContextFactory(deps: Deps) {
       if (translated instanceof AppError) throw new TRPCError({ code: translated.rule.trpc, message: translated.message, cause: translated });
       throw err;
     }
-    return createContextInner(exact, session, {
-      set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
-      clear: () => clearSessionCookie(res, deps.config.BASE_URL),
-    });
+    const request = req.headers.cookie ? (parse(req.headers.cookie)[oauthRequestCookieName(deps.config.BASE_URL)] ?? null) : null;
+    return createContextInner(
+      exact,
+      session,
+      {
+        set: (id, expiresAt) => setSessionCookie(res, deps.config.BASE_URL, id, expiresAt),
+        clear: () => clearSessionCookie(res, deps.config.BASE_URL),
+      },
+      oauth ? { provider: oauth, request } : null,
+    );
   };
 }

@@ -1,6 +1,7 @@
 import { authRouter } from "./features/auth/auth.router";
 import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
+import { oauthRouter } from "./features/oauth/oauth.router";
 import { pagesRouter } from "./features/pages/pages.router";
 import { collectionsRouter, rowsRouter } from "./features/tables/tables.router";
 import { tokensRouter } from "./features/tokens/tokens.router";
@@ -16,6 +17,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   collections: collectionsRouter,
   rows: rowsRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;

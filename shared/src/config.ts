@@ -108,6 +108,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.:/, ]+$/, "must be loopback, a number of hops, or a list of addresses/subnets")
     .default("loopback"),
+  OAUTH_ALLOW_LOOPBACK_CLIENTS: z.enum(["true", "false", "1", "0", "yes", "no"]).optional(),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(3600, 60, DAY),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: int(30 * DAY, 300, 365 * DAY),
+  OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS: int(3, 1, 30),
+  OAUTH_REGISTRATIONS_PER_IP_PER_HOUR: int(20, 0, 1_000_000),
+  OAUTH_TOKEN_REQUESTS_PER_IP_PER_MINUTE: int(60, 0, 1_000_000),
   TOKEN_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_]{0,30}_$/, "must be lower-case letters, digits and _, ending with _")
@@ -120,8 +126,10 @@ const EnvSchema = z.object({
 });
 
 type Env = z.infer<typeof EnvSchema>;
-export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "SECRET_KEY"> & {
+export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY"> & {
   ANONYMOUS_REGISTRATION_ENABLED: boolean;
+  /** OAuth clients whose metadata document lives on a loopback or private address (and http: loopback client ids). */
+  OAUTH_ALLOW_LOOPBACK_CLIENTS: boolean;
   SECRET_KEY: string;
 };
 
@@ -146,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = result.data;
   const anon = e.ANONYMOUS_REGISTRATION_ENABLED;
+  const loopback = e.OAUTH_ALLOW_LOOPBACK_CLIENTS;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     ...e,
@@ -153,6 +162,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
     ANONYMOUS_REGISTRATION_ENABLED:
       anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
+    OAUTH_ALLOW_LOOPBACK_CLIENTS:
+      loopback === undefined ? e.NODE_ENV !== "production" : loopback === "true" || loopback === "1" || loopback === "yes",
     SECRET_KEY: e.SECRET_KEY ?? defaultSecretKey(e.NODE_ENV, dataDir),
   };
 }

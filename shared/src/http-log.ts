@@ -11,7 +11,8 @@ import type { Logger } from "./logger";
  */
 const SECRET_SEGMENTS: [RegExp, string][] = [
   [/^\/s\/[^/]+/, "/s/[redacted]"],
-  [/^\/oauth\/interaction\/[^/]+/, "/oauth/interaction/[redacted]"],
+  [/^\/oauth\/(interaction|authorize)\/[^/]+/, "/oauth/$1/[redacted]"],
+  [/^\/app\/oauth\/consent\/[^/]+/, "/app/oauth/consent/[redacted]"],
 ];
 
 /** The path of a request as it may be logged: no query, no credential. */

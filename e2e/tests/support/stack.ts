@@ -20,6 +20,9 @@ export const stack = {
   sweepGraceSeconds: Number(need("E2E_SWEEP_GRACE_SECONDS")),
   artifactsDir: need("E2E_ARTIFACTS_DIR"),
   nginxAccessLog: need("E2E_NGINX_ACCESS_LOG"),
+  /** A certificate for https://localhost that the server processes trust (OAuth client documents). */
+  tlsCert: need("E2E_TLS_CERT"),
+  tlsKey: need("E2E_TLS_KEY"),
 };
 
 async function control(pathname: string, body?: unknown): Promise<unknown> {

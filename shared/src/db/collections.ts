@@ -8,6 +8,7 @@ import type {
   EventDoc,
   LoginCodeDoc,
   MetaDoc,
+  OAuthRecordDoc,
   PageDoc,
   RateLimitDoc,
   RegistrationDoc,
@@ -72,6 +73,10 @@ const SCHEMA = {
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
   meta: { doc: {} as MetaDoc, indexes: [] },
+  oauth: {
+    doc: {} as OAuthRecordDoc,
+    indexes: [idx("grant", { grantId: 1 }), idx("uid", { uid: 1 }), idx("expires", { expiresAt: 1 })],
+  },
 } as const;
 
 export type CollectionName = keyof typeof SCHEMA;

@@ -269,6 +269,39 @@ export interface TokenDoc {
   expiresAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Kind "oauth" only: the client a person connected by signing in, and the grant behind it. */
+  oauth?: TokenOAuthLink | null;
+}
+
+export interface TokenOAuthLink {
+  /** The oidc-provider Grant's id; equal to the token's own `_id` (one grant, one token). */
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  clientUri: string | null;
+  /** How the client identified itself: a client ID metadata document (a URL) or dynamic registration. */
+  via: "metadata_document" | "registration";
+}
+
+/**
+ * One record of the OAuth authorization server (oidc-provider's adapter, DESIGN §11). `_id`
+ * is `sha256(model + ":" + id)` for every model whose id is a credential (codes, tokens,
+ * sessions, interactions), and `model + ":" + id` for the rest (clients, grants); the stored
+ * payload never carries the credential itself. Expired records are deleted by the sweeper.
+ */
+export interface OAuthRecordDoc {
+  _id: string;
+  model: string;
+  /** The payload as JSON text (its keys may hold dots, e.g. resource URLs), without `jti`. */
+  payload: string;
+  /** When a code or refresh token was used (epoch seconds), put back into the payload on read. */
+  consumed: number | null;
+  /** Copied out of the payload so that a grant's tokens can be revoked together. */
+  grantId: string | null;
+  /** Sessions are also found by their uid. */
+  uid: string | null;
+  expiresAt: Date | null;
+  createdAt: Date;
 }
 
 /**

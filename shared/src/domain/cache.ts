@@ -90,7 +90,7 @@ export class ReadCache {
    * The value under `key`, loaded once by `load` when missing or stale: concurrent misses of
    * one key share one load, so a burst of requests costs one database read.
    */
-  async through<T>(key: string, load: () => Promise<T>, opts: { bytes?: (v: T) => number; tags?: readonly string[] } = {}): Promise<T> {
+  async through<T>(key: string, load: () => Promise<T>, opts: { bytes?: (v: T) => number; tags?: readonly string[] | ((v: T) => readonly string[]) } = {}): Promise<T> {
     if (!this.enabled) return load();
     const hit = this.get<T>(key);
     if (hit !== undefined) return hit;
@@ -98,7 +98,7 @@ export class ReadCache {
     if (pending) return pending;
     const p = load()
       .then((v) => {
-        this.set(key, v, { bytes: opts.bytes ? opts.bytes(v) : 1024, tags: opts.tags });
+        this.set(key, v, { bytes: opts.bytes ? opts.bytes(v) : 1024, tags: typeof opts.tags === "function" ? opts.tags(v) : opts.tags });
         return v;
       })
       .finally(() => this.inflight.delete(key));

@@ -27,6 +27,15 @@ export function bearerChallenge(baseUrl: string, opts: { error?: "invalid_token"
   return `Bearer ${parts.join(", ")}`;
 }
 
+/** Where the authorization server's endpoints live on this origin (the provider is configured with these). */
+export const OAUTH_PATHS = {
+  authorization: "/oauth/authorize",
+  token: "/oauth/token",
+  registration: "/oauth/register",
+  revocation: "/oauth/revoke",
+  jwks: "/oauth/jwks",
+} as const;
+
 type DiscoveryConfig = Pick<
   Config,
   | "BASE_URL"
@@ -42,14 +51,29 @@ type DiscoveryConfig = Pick<
   | "TOKEN_PREFIX"
 >;
 
-/** RFC 8414 authorization server metadata, with the `agent_auth` block agents look for. */
+/**
+ * RFC 8414 authorization server metadata, with the `agent_auth` block agents look for. The
+ * endpoints are the oidc-provider routes configured from OAUTH_PATHS; a test compares this
+ * document with the provider's own discovery answer.
+ */
 export function authorizationServerMetadata(config: DiscoveryConfig) {
   const b = config.BASE_URL;
   return {
     issuer: b,
+    authorization_endpoint: `${b}${OAUTH_PATHS.authorization}`,
+    token_endpoint: `${b}${OAUTH_PATHS.token}`,
+    registration_endpoint: `${b}${OAUTH_PATHS.registration}`,
+    revocation_endpoint: `${b}${OAUTH_PATHS.revocation}`,
     scopes_supported: ["mcp:read", "mcp:write"],
-    response_types_supported: [] as string[],
-    grant_types_supported: [] as string[],
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none"],
+    revocation_endpoint_auth_methods_supported: ["none"],
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
+    resource_indicators_supported: true,
     service_documentation: `${b}/docs/connect/agents`,
     agent_auth: {
       skill: `${b}/auth.md`,
@@ -78,17 +102,45 @@ the MCP server at \`${b}/mcp\` (Streamable HTTP, JSON-RPC over POST) with a bear
 
     Authorization: Bearer ${config.TOKEN_PREFIX}<secret>
 
-Public workspaces can be read without a token. Everything else needs one.
+Public workspaces can be read without a token. Everything else needs one. There are two ways
+to get one: **sign in with OAuth** (the usual way for AI apps: a person signs in and allows
+you), or the header token routes below (a person pastes a token, or you register yourself).
+
+## 0. Sign in with OAuth (MCP authorization)
+
+Atelier is its own OAuth 2.1 authorization server (issuer \`${b}\`):
+
+- metadata: \`${b}/.well-known/oauth-authorization-server\` (RFC 8414); the protected
+  resource metadata names it (\`authorization_servers\`);
+- authorization code with PKCE (\`S256\` only) at \`${b}${OAUTH_PATHS.authorization}\`,
+  tokens at \`${b}${OAUTH_PATHS.token}\` (refresh tokens rotate), revocation (RFC 7009) at
+  \`${b}${OAUTH_PATHS.revocation}\`;
+- public clients only (\`token_endpoint_auth_method: "none"\`): identify yourself with a client
+  ID metadata document (your \`client_id\` is an https URL serving your metadata as JSON, at
+  most 5 KB) or register at \`${b}${OAUTH_PATHS.registration}\` (RFC 7591);
+- \`resource=${b}/mcp\` (RFC 8707; it is the default and the only resource), scopes
+  \`mcp:read\` and \`mcp:write\`; the authorization response carries \`iss\` (RFC 9207);
+- redirect URIs: https, http only on loopback (\`http://127.0.0.1:PORT/…\`,
+  \`http://localhost:PORT/…\`), or an app's own scheme for native apps.
+
+The person signs in with an e-mail code, sees your name (marked unverified), what you ask
+for, chooses the workspaces and how long, and allows or denies (\`error=access_denied\`).
+Your access token then works at \`${b}/mcp\` exactly like a pasted token: same scopes,
+workspace restriction and limits, and every change is attributed to your client's name acting
+for that person. If the person revokes you in the app, the next call answers \`401\`.
+
+MCP clients do all of this by themselves: add \`${b}/mcp\` as a server and sign in when asked.
 
 ## 1. Discover
 
 - \`POST ${b}/mcp\` without a token, for a call that needs one, answers \`401\` with
   \`WWW-Authenticate: Bearer resource_metadata="${b}/.well-known/oauth-protected-resource", scope="mcp:write"\`.
 - \`${b}/.well-known/oauth-protected-resource\` names this server as the authorization server.
-- \`${b}/.well-known/oauth-authorization-server\` has an \`agent_auth\` block: this file, the
-  register and claim URLs, and which registration types are switched on.
+- \`${b}/.well-known/oauth-authorization-server\` has the OAuth endpoints (section 0) and an
+  \`agent_auth\` block: this file, the register and claim URLs, and which registration types
+  are switched on.
 
-## 2. Get a token
+## 2. Get a header token (scripts, and clients without OAuth)
 
 Either a person gives you one (they make it in the app: ${b}/app/settings/agents), or you
 register yourself.
@@ -193,19 +245,47 @@ h1{font-size:1.9rem;margin-bottom:.25rem}h2{margin-top:2.2rem}code,pre{backgroun
 code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:#3b5bdb}.lead{color:#60646c;font-size:1.1rem;margin-top:0}
 </style></head><body>
 <h1>Connect an agent</h1>
-<p class="lead">Agents read and write your workspaces through Atelier's MCP server, with a token you control.</p>
-<h2>1. Make a token</h2>
+<p class="lead">Agents read and write your workspaces through Atelier's MCP server: AI apps sign in and you allow them; scripts use a token you control.</p>
+<h2>1. Add the address, then sign in</h2>
+<p>AI apps connect by signing in: add the MCP server address <code>${mcp}</code> in the app, and it sends you here. Sign in with your e-mail code, check what the app
+asks for, choose which workspaces and for how long, and choose <strong>Allow</strong>. The app then appears under
+<a href="${b}/app/settings/agents">Settings → Connected agents</a> as connected through sign-in, where you can revoke it: it stops working on its next request.</p>
+<p><strong>Claude.ai and Claude Desktop</strong>: Settings → Connectors → <em>Add custom connector</em>; name it Atelier, paste <code>${mcp}</code> as the URL, leave the OAuth fields empty, choose Connect, then sign in and Allow.</p>
+<p><strong>ChatGPT</strong>: Settings → Apps &amp; Connectors (developer mode on) → create a connector with <code>${mcp}</code> as the MCP server URL and OAuth as the authentication, then sign in and Allow.</p>
+<p><strong>Cursor</strong>: add the server to <code>~/.cursor/mcp.json</code>, then choose <em>Needs login</em> next to it in Cursor's MCP settings:</p>
+<pre>{
+  "mcpServers": {
+    "atelier": { "url": "${mcp}" }
+  }
+}</pre>
+<p><strong>VS Code</strong>: add the server to <code>.vscode/mcp.json</code> (a top-level <code>servers</code> key, <code>"type": "http"</code>), choose Start, then Allow when it asks to sign in:</p>
+<pre>{
+  "servers": {
+    "atelier": { "type": "http", "url": "${mcp}" }
+  }
+}</pre>
+<p><strong>Claude Code</strong>: add it once, then type <code>/mcp</code> in Claude Code, pick atelier and choose Authenticate:</p>
+<pre>claude mcp add --transport http atelier ${mcp}</pre>
+<h2>2. Scripts and apps without sign-in: a token</h2>
 <p>Open <a href="${b}/app/settings/agents">Settings → Connected agents</a>, choose a label (the name the agent's changes appear under), the scopes
 (<code>mcp:read</code> to read, <code>mcp:write</code> to create and edit) and, if you like, the workspaces it may use. The token is shown once; copy it then.
-Revoke or rotate it there at any time: a revoked token stops working on its next request.</p>
-<h2>2. Configure your MCP client</h2>
-<p>The server is <code>${mcp}</code> (Streamable HTTP). Send the token as <code>Authorization: Bearer …</code>.</p>
+Revoke or rotate it there at any time: a revoked token stops working on its next request. Send it as <code>Authorization: Bearer …</code>.</p>
 <p><strong>Claude Code</strong></p>
 <pre>claude mcp add --transport http atelier ${mcp} --header "Authorization: Bearer YOUR_TOKEN"</pre>
-<p><strong>Cursor, VS Code and other clients with an <code>mcp.json</code></strong></p>
+<p><strong>Cursor and other clients with an <code>mcp.json</code></strong></p>
 <pre>{
   "mcpServers": {
     "atelier": {
+      "url": "${mcp}",
+      "headers": { "Authorization": "Bearer YOUR_TOKEN" }
+    }
+  }
+}</pre>
+<p><strong>VS Code</strong> (<code>.vscode/mcp.json</code>)</p>
+<pre>{
+  "servers": {
+    "atelier": {
+      "type": "http",
       "url": "${mcp}",
       "headers": { "Authorization": "Bearer YOUR_TOKEN" }
     }

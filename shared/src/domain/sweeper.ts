@@ -10,6 +10,7 @@ import { countUsage } from "./limits";
 import { finishDelete, finishVersion } from "./pages";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
+import { clearExpiredOAuthRecords } from "./oauth-store";
 
 type SweepDeps = StoreDeps;
 
@@ -160,6 +161,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += (await database.c.loginCodes.deleteMany({ expiresAt: { $lte: addSeconds(t, -86_400) } })).deletedCount;
   report.cleared += (await database.c.sessions.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   report.cleared += (await database.c.assertionReplays.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
+  // The authorization server's codes, tokens, sessions and interactions past their expiry.
+  report.cleared += await clearExpiredOAuthRecords(database);
   return report;
 }
 

@@ -10,6 +10,8 @@ import type { z } from "zod";
 import { roleOf, type Principal } from "./access";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
+import { findOAuthAccessTokenOwner } from "./oauth-access";
+import { deleteOAuthGrant } from "./oauth-store";
 
 export const DEFAULT_TOKEN_DAYS = 90;
 export const MAX_TOKEN_DAYS = 365;
@@ -18,6 +20,8 @@ const TOUCH_EVERY_MS = 60_000;
 type TokenView = z.infer<typeof TokenViewSchema>;
 
 const tokenKey = (hash: string) => `tok:${hash}`;
+/** Every cached lookup that led to a token carries its tag, so a revocation drops them all. */
+const tokenTag = (tokenId: string) => `token:${tokenId}`;
 
 export interface IssuedToken {
   token: TokenDoc;
@@ -68,30 +72,33 @@ export async function issueToken(
   return { token, credential };
 }
 
+/**
+ * The workspace ids a token of `user` may be confined to, by slug. A token acts for its
+ * owner: it may be confined only to workspaces the owner belongs to (reading a public
+ * workspace is not belonging to it); any other slug is refused, naming it.
+ */
+export async function restrictionFor(deps: Pick<StoreDeps, "database">, user: Pick<UserDoc, "_id">, slugs: string[]): Promise<string[]> {
+  const wanted = [...new Set(slugs)];
+  const keys = await deps.database.c.workspaceSlugs.find({ _id: { $in: wanted } }).toArray();
+  const found = await deps.database.c.workspaces.find({ _id: { $in: keys.map((k) => k.workspaceId) } }).toArray();
+  const mine = found.filter((ws) => roleOf(ws, user._id) !== null && wanted.includes(ws.slug));
+  const missing = wanted.filter((s) => !mine.some((ws) => ws.slug === s));
+  if (missing.length > 0) throw invalidField("workspaces", "not_member", `you are not a member of ${missing.join(", ")}`, { workspaces: missing });
+  return mine.map((ws) => ws._id);
+}
+
 /** A token made by a person in the app's connected-agent settings. */
 export async function createUserToken(
   deps: StoreDeps,
   user: UserDoc,
   input: { label: string; scopes: Scope[]; expiresInDays?: number | undefined; workspaces?: string[] | undefined },
 ): Promise<IssuedToken> {
-  const { database } = deps;
   const days = input.expiresInDays ?? DEFAULT_TOKEN_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_TOKEN_DAYS) {
     throw invalidField("expiresInDays", "too_big", `must be a whole number from 1 to ${MAX_TOKEN_DAYS}`, { min: 1, max: MAX_TOKEN_DAYS });
   }
   if (input.scopes.length === 0) throw invalidField("scopes", "too_few", "choose mcp:read, mcp:write or both", { min: 1 });
-  let workspaceIds: string[] | null = null;
-  if (input.workspaces && input.workspaces.length > 0) {
-    const slugs = [...new Set(input.workspaces)];
-    const keys = await database.c.workspaceSlugs.find({ _id: { $in: slugs } }).toArray();
-    const found = await database.c.workspaces.find({ _id: { $in: keys.map((k) => k.workspaceId) } }).toArray();
-    // A token acts for its owner: it may be confined only to workspaces the owner belongs to
-    // (reading a public workspace is not belonging to it).
-    const mine = found.filter((ws) => roleOf(ws, user._id) !== null && slugs.includes(ws.slug));
-    const missing = slugs.filter((s) => !mine.some((ws) => ws.slug === s));
-    if (missing.length > 0) throw invalidField("workspaces", "not_member", `you are not a member of ${missing.join(", ")}`, { workspaces: missing });
-    workspaceIds = mine.map((ws) => ws._id);
-  }
+  const workspaceIds = input.workspaces && input.workspaces.length > 0 ? await restrictionFor(deps, user, input.workspaces) : null;
   return issueToken(deps, {
     ownerId: user._id,
     kind: "user",
@@ -120,6 +127,7 @@ async function ownedActiveToken(database: Database, userId: string, tokenId: str
 export async function rotateToken(deps: StoreDeps, userId: string, tokenId: string): Promise<IssuedToken> {
   const { database, config } = deps;
   const t = await ownedActiveToken(database, userId, tokenId);
+  if (t.kind === "oauth") throw new AppError("conflict", "An agent connected through sign-in has no token to rotate; revoke it and let it sign in again.");
   const { credential, hash, hint } = mint(config.TOKEN_PREFIX);
   await database.c.tokenKeys.insertOne({ _id: hash, tokenId: t._id, createdAt: now() });
   const r = await database.c.tokens.updateOne({ _id: t._id, hash: t.hash, revokedAt: null }, { $set: { hash, hint } });
@@ -132,12 +140,18 @@ export async function rotateToken(deps: StoreDeps, userId: string, tokenId: stri
   return { token: { ...t, hash, hint }, credential };
 }
 
-/** Revokes a token (and, for a sign-in grant, everything the grant issued); its next request fails. */
+/**
+ * Revokes a token; for an agent connected through sign-in also its grant, so its access and
+ * refresh tokens stop working on their next use. Every process refuses it within
+ * CACHE_TTL_MS, this one at once.
+ */
 export async function revokeToken(deps: StoreDeps, userId: string, tokenId: string): Promise<TokenView> {
   const t = await ownedActiveToken(deps.database, userId, tokenId);
   const revokedAt = now();
   await deps.database.c.tokens.updateOne({ _id: t._id, revokedAt: null }, { $set: { revokedAt } });
+  if (t.kind === "oauth") await deleteOAuthGrant(deps.database, t.oauth?.grantId ?? t._id);
   deps.cache.delete(tokenKey(t.hash));
+  deps.cache.deleteTag(tokenTag(t._id));
   return (await tokenViews(deps, [{ ...t, revokedAt }]))[0] as TokenView;
 }
 
@@ -149,16 +163,22 @@ export function tokenByHash(deps: StoreDeps, hash: string): Promise<TokenDoc | n
     const t = await deps.database.c.tokens.findOne({ _id: key.tokenId });
     // A key left behind by a rotation names a token whose hash has moved on.
     return t && t.hash === hash ? t : null;
-  });
+  }, { tags: tagsOf });
 }
+
+const tagsOf = (t: TokenDoc | null): string[] => (t ? [tokenTag(t._id)] : []);
 
 /**
  * The token behind a bearer credential, if it is known, unrevoked and unexpired; otherwise
  * `invalid_token`. A revocation reaches every process within CACHE_TTL_MS (this one at once).
  */
 export async function authenticateBearer(deps: StoreDeps, credential: string): Promise<TokenDoc> {
-  if (!credential.startsWith(deps.config.TOKEN_PREFIX) || credential.length > 200) throw invalidToken();
-  const t = await tokenByHash(deps, sha256(credential));
+  if (credential.length > 200) throw invalidToken();
+  // A service_mcp_ token by its key document, anything else as an OAuth access token (its
+  // grant's token document): one principal either way, read through the cache.
+  const t = credential.startsWith(deps.config.TOKEN_PREFIX)
+    ? await tokenByHash(deps, sha256(credential))
+    : await deps.cache.through(`oat:${sha256(credential)}`, () => findOAuthAccessTokenOwner(deps.database, deps.config, credential), { tags: tagsOf });
   if (!t || tokenStatus(t) !== "active") throw invalidToken();
   const at = now();
   if (!t.lastUsedAt || at.getTime() - t.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
@@ -191,6 +211,7 @@ export async function tokenViews(deps: StoreDeps, tokens: TokenDoc[]): Promise<T
     expires_at: t.expiresAt.toISOString(),
     last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
     revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
+    oauth: t.oauth ? { client_id: t.oauth.clientId, client_name: t.oauth.clientName, client_uri: t.oauth.clientUri, via: t.oauth.via } : null,
   }));
 }
 

@@ -25,6 +25,16 @@ export const TokenViewSchema = z.object({
   expires_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** A connected agent that signed in through OAuth: the client it is (null for pasted tokens). */
+  oauth: z
+    .object({
+      client_id: z.string(),
+      client_name: z.string(),
+      client_uri: z.string().nullable(),
+      via: z.enum(["metadata_document", "registration"]),
+    })
+    .nullable()
+    .default(null),
 });
 
 export const IssuedTokenViewSchema = z.object({

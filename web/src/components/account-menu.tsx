@@ -92,13 +92,13 @@ export function AccountMenu({ user }: { user: SignedInUser }) {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={`${id}-menu`}
-        aria-label={`Account: ${user.email}`}
         onClick={() => setOpen((o) => !o)}
         onKeyDown={onButtonKeyDown}
       >
         <span className="avatar" aria-hidden="true">
           {initialOf(user.email)}
         </span>
+        <span className="sr-only">Account menu: </span>
         <span className="account__email" data-testid="account-email">
           {user.email}
         </span>

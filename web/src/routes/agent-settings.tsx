@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useSearchParams } from "wouter";
 import { CreateTokenForm } from "../components/agents/create-token-form";
 import { CredentialReveal, type Revealed } from "../components/agents/credential-reveal";
+import { SignInGuide } from "../components/agents/sign-in-guide";
 import { TokenList } from "../components/agents/token-list";
 import { mcpEndpoint } from "../lib/mcp-config";
 import { CopyButton } from "../components/copy-button";
@@ -22,8 +23,9 @@ export function AgentSettingsPage(_props: SignedInPageProps) {
       <header className="page-header">
         <h1 className="page-header__title">Connected agents</h1>
         <p className="page-header__lead">
-          A token lets an AI agent, such as Claude Code or any MCP client, read and write in your workspaces as you. Every
-          change it makes is signed with the token’s name, and you can revoke it at any time.
+          AI apps such as Claude, ChatGPT, Cursor, VS Code or Claude Code read and write in your workspaces as you: add the
+          MCP server address in the app, then sign in here and allow it. Scripts use a token instead. Every change an agent
+          makes is signed with its name, and you can revoke it at any time.
         </p>
         <p className="endpoint">
           <span className="muted">MCP server</span> <code className="mono">{endpoint}</code>
@@ -34,6 +36,8 @@ export function AgentSettingsPage(_props: SignedInPageProps) {
         </p>
       </header>
 
+      <SignInGuide origin={window.location.origin} />
+
       {revealed ? <CredentialReveal revealed={revealed} onDone={() => setRevealed(null)} /> : null}
 
       <div className="agents-layout">
@@ -42,7 +46,7 @@ export function AgentSettingsPage(_props: SignedInPageProps) {
         </section>
         <section aria-labelledby="tokens-title" className="agents-layout__list">
           <h2 id="tokens-title" className="section-title">
-            Your tokens
+            Your agents and tokens
           </h2>
           <TokenList onIssued={show(true)} />
         </section>

@@ -34,6 +34,11 @@ export const appRoutes: AppRoute[] = [
     component: lazy(() => import("./agent-settings").then((m) => ({ default: m.AgentSettingsPage }))),
   },
   {
+    path: "/oauth/consent/:uid",
+    access: "signed-in",
+    component: lazy(() => import("./oauth-consent").then((m) => ({ default: m.OAuthConsentPage }))),
+  },
+  {
     path: "/buckets/:slug",
     access: "public",
     component: lazy(() => import("./workspace").then((m) => ({ default: m.WorkspacePage }))),

@@ -42,7 +42,17 @@ function kindNote(kind: Token["kind"]): string | null {
     case "verified_email":
       return "Registered by an agent with your verified e-mail";
     case "oauth":
-      return "Connected through OAuth";
+      return "Connected through sign-in (OAuth): the app asked, you allowed it";
+  }
+}
+
+/** Where a client identified itself: the host of its metadata document, else its registered id. */
+function clientHost(clientId: string): string {
+  try {
+    const u = new URL(clientId);
+    return u.host;
+  } catch {
+    return clientId.length > 24 ? `${clientId.slice(0, 24)}…` : clientId;
   }
 }
 
@@ -121,9 +131,19 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
                   </span>
                   <StatusBadge token={token} />
                 </div>
-                <code className="token__hint" aria-label="Credential begins with">
-                  {token.hint}
-                </code>
+                {token.oauth ? (
+                  <p className="token__client">
+                    <Badge tone="accent">Signed in</Badge>{" "}
+                    <span className="muted">
+                      {token.oauth.via === "metadata_document" ? "Client " : "Registered client "}
+                      <span className="mono">{clientHost(token.oauth.client_id)}</span>
+                    </span>
+                  </p>
+                ) : (
+                  <code className="token__hint" aria-label="Credential begins with">
+                    {token.hint}
+                  </code>
+                )}
                 <dl className="token__facts">
                   <div>
                     <dt>May</dt>
@@ -162,9 +182,11 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
                 {note ? <p className="token__note">{note}</p> : null}
                 {token.status === "active" ? (
                   <div className="token__actions">
-                    <button type="button" className="button button--small" onClick={() => setRotating(token)}>
-                      Rotate…
-                    </button>
+                    {token.oauth ? null : (
+                      <button type="button" className="button button--small" onClick={() => setRotating(token)}>
+                        Rotate…
+                      </button>
+                    )}
                     <button type="button" className="button button--small button--quiet-danger" onClick={() => setRevoking(token)}>
                       Revoke…
                     </button>
@@ -218,8 +240,9 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
         }}
       >
         <p>
-          The agent using it loses access on its very next request, in every workspace. What it wrote stays, signed with its
-          name. This can’t be undone; you can create a new token later.
+          {revoking?.oauth
+            ? "The app loses access on its very next request, in every workspace, and cannot refresh it. What it wrote stays, signed with its name. To use it again, connect it again and sign in."
+            : "The agent using it loses access on its very next request, in every workspace. What it wrote stays, signed with its name. This can’t be undone; you can create a new token later."}
         </p>
       </ConfirmDialog>
     </>

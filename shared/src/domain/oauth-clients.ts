@@ -1,0 +1,218 @@
+// Who an OAuth client is (DESIGN §11): a client ID metadata document fetched from the URL that
+// is the client_id, or a dynamic registration. This file holds the rules both share (which
+// redirect URIs are acceptable) and the bounded fetch of a metadata document: no redirects,
+// a timeout, a size cap, JSON only, `client_id` equal to its URL, and no loopback, private or
+// otherwise non-public address unless OAUTH_ALLOW_LOOPBACK_CLIENTS is on. The address check
+// runs on the address actually connected to (a DNS lookup hook), so a name that resolves to a
+// public address once and to a private one later gains nothing.
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+import type { Config } from "../config";
+
+/** The draft's advice: a metadata document is small. */
+export const CLIENT_DOCUMENT_MAX_BYTES = 5 * 1024;
+
+export class ClientDocumentError extends Error {
+  constructor(
+    /** The OAuth error for it: `invalid_client` (cannot be used) or `invalid_client_metadata` (says the wrong thing). */
+    readonly error: "invalid_client" | "invalid_client_metadata",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ClientDocumentError";
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+// Addresses that are not on the public internet (RFC 6890 and friends).
+const NON_PUBLIC = new BlockList();
+for (const [net, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  NON_PUBLIC.addSubnet(net, prefix, "ipv4");
+}
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["::ffff:0:0", 96],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
+  NON_PUBLIC.addSubnet(net, prefix, "ipv6");
+}
+
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (family === 6 && address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4) {
+    return isPublicAddress(address.slice(7));
+  }
+  return !NON_PUBLIC.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+/**
+ * Whether a client_id has the shape of a metadata document URL this server may fetch:
+ * https with a path, no fragment, no user info, no dot segments; http only for loopback
+ * hosts when loopback clients are allowed (development and tests).
+ */
+export function isClientDocumentUrl(config: Pick<Config, "OAUTH_ALLOW_LOOPBACK_CLIENTS">, id: string): boolean {
+  if (id.length > 2000 || /[\s\\]/.test(id)) return false;
+  let url: URL;
+  try {
+    url = new URL(id);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && config.OAUTH_ALLOW_LOOPBACK_CLIENTS && isLoopbackHost(url.hostname))) return false;
+  if (url.username || url.password || id.includes("#") || url.pathname === "/" || url.pathname === "") return false;
+  if (id.split(/[?#]/)[0]?.split("/").some((seg) => seg.replace(/%2e/gi, ".") === "." || seg.replace(/%2e/gi, ".") === "..")) return false;
+  return true;
+}
+
+/** Redirect URIs a client may use: https anywhere, http only on loopback (RFC 8252 §7.3), or an app's own scheme (§7.1). */
+export function redirectUriProblem(uri: unknown): string | null {
+  if (typeof uri !== "string" || uri.length > 2000) return "must be a URL";
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return "must be a URL";
+  }
+  if (url.hash || uri.includes("#")) return "must not contain a fragment";
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:") return isLoopbackHost(url.hostname) ? null : "may use http: only on a loopback address (127.0.0.1, [::1] or localhost)";
+  if (["javascript:", "data:", "file:", "blob:", "about:", "vbscript:", "ftp:", "ws:", "wss:"].includes(url.protocol)) return `must not use the ${url.protocol} scheme`;
+  return null;
+}
+
+function guardedLookup(allowNonPublic: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, "", 4);
+      const list = (addresses as unknown as LookupAddress[]).filter((a) => allowNonPublic || isPublicAddress(a.address));
+      const first = list[0];
+      if (!first) {
+        const e = Object.assign(new Error("resolves only to loopback or private addresses"), { code: "ENONPUBLIC" });
+        return callback(e, "", 4);
+      }
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
+ * Fetches and checks a client ID metadata document. Answers its JSON object and how long it
+ * may be reused (seconds, from Cache-Control within 60 s … 1 h), or throws ClientDocumentError.
+ */
+export async function fetchClientDocument(
+  config: Pick<Config, "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS">,
+  clientId: string,
+): Promise<{ metadata: Record<string, unknown>; maxAgeSeconds: number }> {
+  if (!isClientDocumentUrl(config, clientId)) throw new ClientDocumentError("invalid_client", "The client_id is not a usable client metadata document URL.");
+  const url = new URL(clientId);
+  const allowNonPublic = config.OAUTH_ALLOW_LOOPBACK_CLIENTS;
+  if (!allowNonPublic && isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 && !isPublicAddress(url.hostname.replace(/^\[|\]$/g, ""))) {
+    throw new ClientDocumentError("invalid_client", "The client metadata document is on a loopback or private address, which this server does not fetch.");
+  }
+  const timeoutMs = config.OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS * 1000;
+  const body = await new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
+    const fail = (message: string) => reject(new ClientDocumentError("invalid_client", message));
+    const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(
+      url,
+      { method: "GET", headers: { accept: "application/json", "user-agent": "Atelier-OAuth" }, lookup: guardedLookup(allowNonPublic), timeout: timeoutMs },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return fail(`The client metadata document could not be fetched (HTTP ${res.statusCode ?? "?"}; redirects are not followed).`);
+        }
+        const declared = Number(res.headers["content-length"] ?? "0");
+        if (declared > CLIENT_DOCUMENT_MAX_BYTES) {
+          res.destroy();
+          return fail(`The client metadata document is larger than ${CLIENT_DOCUMENT_MAX_BYTES} bytes.`);
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > CLIENT_DOCUMENT_MAX_BYTES) {
+            res.destroy();
+            fail(`The client metadata document is larger than ${CLIENT_DOCUMENT_MAX_BYTES} bytes.`);
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ res, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", () => fail("The client metadata document could not be read."));
+      },
+    );
+    // One deadline for the whole exchange, not only for idle sockets.
+    const deadline = setTimeout(() => {
+      req.destroy();
+      fail(`The client metadata document did not arrive within ${config.OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS} s.`);
+    }, timeoutMs);
+    req.on("timeout", () => req.destroy());
+    req.on("close", () => clearTimeout(deadline));
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      fail(
+        err.code === "ENONPUBLIC"
+          ? "The client metadata document's host resolves to a loopback or private address, which this server does not fetch."
+          : "The client metadata document could not be fetched (the host is unreachable).",
+      );
+    });
+    req.end();
+  });
+
+  const type = String(body.res.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new ClientDocumentError("invalid_client_metadata", "The client metadata document must be served as application/json.");
+  }
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(body.text);
+  } catch {
+    throw new ClientDocumentError("invalid_client_metadata", "The client metadata document is not valid JSON.");
+  }
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+    throw new ClientDocumentError("invalid_client_metadata", "The client metadata document must be a JSON object.");
+  }
+  const m = metadata as Record<string, unknown>;
+  if (m.client_id !== clientId) throw new ClientDocumentError("invalid_client_metadata", "The client metadata document's client_id differs from the URL it was fetched from.");
+  if ("client_secret" in m || "client_secret_expires_at" in m) {
+    throw new ClientDocumentError("invalid_client_metadata", "A client metadata document must not contain a client_secret.");
+  }
+  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== "none") {
+    throw new ClientDocumentError("invalid_client_metadata", 'Only public clients are supported here: token_endpoint_auth_method must be "none".');
+  }
+  if (!Array.isArray(m.redirect_uris) || m.redirect_uris.length === 0) {
+    throw new ClientDocumentError("invalid_client_metadata", "The client metadata document must list redirect_uris.");
+  }
+  const cc = String(body.res.headers["cache-control"] ?? "");
+  const maxAge = /(?:^|,)\s*max-age\s*=\s*(\d+)/i.exec(cc)?.[1];
+  const maxAgeSeconds = Math.max(60, Math.min(3600, maxAge === undefined ? 300 : Number(maxAge)));
+  return { metadata: { ...m, token_endpoint_auth_method: "none" }, maxAgeSeconds };
+}
