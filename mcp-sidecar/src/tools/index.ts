@@ -1,11 +1,26 @@
 import type { Principal } from "@atelier/shared/domain/access";
 import { mcpToolAccess } from "@atelier/shared/domain/access";
 import { listing, type ToolAccess, type ToolDef } from "./define";
-import { createPage, deletePage, getPage, getPageHistory, listPages, searchPages, updatePage } from "./pages";
-import { createShareLink } from "./share-links";
-import { createCollection, deleteRow, insertRows, listCollections, listRows, updateRow } from "./tables";
+import { createShareLink } from "./create-share-link";
+import { listPages } from "./list-pages";
+import { getPage } from "./get-page";
+import { searchPages } from "./search-pages";
+import { getPageHistory } from "./get-page-history";
+import { createPage } from "./create-page";
+import { updatePage } from "./update-page";
+import { deletePage } from "./delete-page";
+import { createCollection } from "./create-collection";
+import { listCollections } from "./list-collections";
+import { listRows } from "./list-rows";
+import { insertRows } from "./insert-rows";
+import { updateRow } from "./update-row";
+import { deleteRow } from "./delete-row";
+import { listWorkspaces } from "./list-workspaces";
+import { getWorkspace } from "./get-workspace";
+import { createWorkspace } from "./create-workspace";
+import { setWorkspaceVisibility } from "./set-workspace-visibility";
+import { addCollaborator } from "./add-collaborator";
 import { whoami } from "./whoami";
-import { addCollaborator, createWorkspace, getWorkspace, listWorkspaces, setWorkspaceVisibility } from "./workspaces";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,

@@ -1,0 +1,17 @@
+import { deletePage as deletePageInDomain } from "@atelier/shared/domain/pages";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { z } from "zod";
+import { defineTool } from "./define";
+
+export const deletePage = defineTool({
+  name: "delete_page",
+  title: "Delete a page",
+  description: "Deletes a page and its history. This cannot be undone.",
+  access: "write",
+  input: z.object({ slug: SlugSchema }).strict(),
+  output: z.object({ deleted: z.object({ page_id: z.string(), slug: z.string() }) }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(ctx, input) {
+    return { deleted: await deletePageInDomain(ctx, ctx.principal, input.slug) };
+  },
+});

@@ -1,0 +1,18 @@
+import { pageHistory } from "@atelier/shared/domain/pages";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { z } from "zod";
+import { defineTool, READ } from "./define";
+import { RevisionViewSchema } from "./views";
+
+export const getPageHistory = defineTool({
+  name: "get_page_history",
+  title: "Page history",
+  description: "Lists every version of a page, newest first, with who made it (a person, or an agent and the person it acts for).",
+  access: "read",
+  input: z.object({ slug: SlugSchema }).strict(),
+  output: z.object({ versions: z.array(RevisionViewSchema) }),
+  annotations: READ,
+  async run(ctx, input) {
+    return { versions: await pageHistory(ctx, ctx.principal, input.slug) };
+  },
+});

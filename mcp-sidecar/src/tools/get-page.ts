@@ -1,0 +1,22 @@
+import { getPage as getPageInDomain } from "@atelier/shared/domain/pages";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { z } from "zod";
+import { defineTool, READ } from "./define";
+import { PageViewSchema } from "./views";
+
+export const getPage = defineTool({
+  name: "get_page",
+  title: "Get a page",
+  description: "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
+  access: "read",
+  input: z
+    .object({ slug: SlugSchema.optional(), page_id: z.uuid().optional() })
+    .strict()
+    .refine((v) => (v.slug === undefined) !== (v.page_id === undefined), { message: "give exactly one of slug or page_id", path: ["slug"] }),
+  output: z.object({ page: PageViewSchema }),
+  annotations: READ,
+  async run(ctx, input) {
+    const by = input.slug !== undefined ? { slug: input.slug } : { pageId: input.page_id ?? "" };
+    return { page: await getPageInDomain(ctx, ctx.principal, by) };
+  },
+});

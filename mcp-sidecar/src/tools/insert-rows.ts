@@ -1,0 +1,19 @@
+import { insertRows as insertRowsInDomain } from "@atelier/shared/domain/tables";
+import { InsertRowsInputSchema } from "@atelier/shared/schemas/tables";
+import { z } from "zod";
+import { defineTool } from "./define";
+
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+export const insertRows = defineTool({
+  name: "insert_rows",
+  title: "Insert table rows",
+  description: "Adds up to 500 rows to a table, all or nothing: if one row is invalid, none is written and the error names the row and column. Returns the new row ids.",
+  access: "write",
+  input: InsertRowsInputSchema,
+  output: z.object({ row_ids: z.array(z.string()) }),
+  annotations: WRITE,
+  run(ctx, input) {
+    return insertRowsInDomain(ctx, ctx.principal, input);
+  },
+});

@@ -1,0 +1,18 @@
+import { listCollections as listCollectionsInDomain } from "@atelier/shared/domain/tables";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { TableViewSchema } from "@atelier/shared/schemas/tables";
+import { z } from "zod";
+import { defineTool, READ } from "./define";
+
+export const listCollections = defineTool({
+  name: "list_collections",
+  title: "List collections and tables",
+  description: "Lists the collections of a workspace (pages collections and data tables with their columns and row counts).",
+  access: "read",
+  input: z.object({ workspace: SlugSchema.optional() }).strict(),
+  output: z.object({ collections: z.array(TableViewSchema) }),
+  annotations: READ,
+  async run(ctx, input) {
+    return { collections: await listCollectionsInDomain(ctx, ctx.principal, input.workspace) };
+  },
+});

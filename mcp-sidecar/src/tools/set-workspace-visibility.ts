@@ -1,0 +1,19 @@
+import { setVisibility } from "@atelier/shared/domain/workspaces";
+import { SlugSchema } from "@atelier/shared/schemas/common";
+import { z } from "zod";
+import { defineTool } from "./define";
+import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
+
+export const setWorkspaceVisibility = defineTool({
+  name: "set_workspace_visibility",
+  title: "Publish or unpublish a workspace",
+  description: "Makes a workspace public (anyone can read its pages at /a/{slug}) or private. Owners only.",
+  access: "admin",
+  input: z.object({ workspace: SlugSchema, visibility: z.enum(["public", "private"]) }).strict(),
+  output: z.object({ workspace: WorkspaceViewSchema }),
+  // Destructive: making a workspace public exposes every page in it to anyone.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(ctx, input) {
+    return { workspace: await setVisibility(ctx, ctx.principal, input.workspace, input.visibility) };
+  },
+});

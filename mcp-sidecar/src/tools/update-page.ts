@@ -1,0 +1,19 @@
+import { updatePage as updatePageInDomain } from "@atelier/shared/domain/pages";
+import { UpdatePageInputSchema } from "@atelier/shared/schemas/pages";
+import { z } from "zod";
+import { defineTool } from "./define";
+import { PageViewSchema } from "./views";
+
+export const updatePage = defineTool({
+  name: "update_page",
+  title: "Update a page",
+  description:
+    "Changes a page's title, summary or body. Pass expected_version (the version you read) so that a change made by someone else meanwhile is reported as a conflict instead of being overwritten.",
+  access: "write",
+  input: UpdatePageInputSchema,
+  output: z.object({ page: PageViewSchema }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async run(ctx, input) {
+    return { page: await updatePageInDomain(ctx, ctx.principal, input) };
+  },
+});

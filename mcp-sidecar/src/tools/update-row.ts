@@ -1,0 +1,19 @@
+import { updateRow as updateRowInDomain } from "@atelier/shared/domain/tables";
+import { RowViewSchema, UpdateRowInputSchema } from "@atelier/shared/schemas/tables";
+import { z } from "zod";
+import { defineTool } from "./define";
+
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+export const updateRow = defineTool({
+  name: "update_row",
+  title: "Update a table row",
+  description: "Changes some values of a row. Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
+  access: "write",
+  input: UpdateRowInputSchema,
+  output: z.object({ row: RowViewSchema }),
+  annotations: { ...WRITE, destructiveHint: true },
+  async run(ctx, input) {
+    return { row: await updateRowInDomain(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version }) };
+  },
+});
