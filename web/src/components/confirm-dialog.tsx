@@ -1,7 +1,8 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useId } from "react";
+import { ModalDialog } from "./modal-dialog";
 
 /**
- * Asks before something that cannot be undone. A native modal <dialog> keeps focus inside;
+ * Asks before something that cannot be undone: the one confirmation dialog of the app.
  * Escape and "Cancel" close it (unless the action is under way), and the safe choice has
  * focus first.
  */
@@ -29,23 +30,13 @@ export function ConfirmDialog({
   onConfirm: () => void;
 }) {
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      onCancel={(event) => {
-        event.preventDefault();
+    <ModalDialog
+      open={open}
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-text`}
+      onCancel={() => {
         if (!pending) onCancel();
       }}
     >
@@ -71,6 +62,6 @@ export function ConfirmDialog({
           {pending ? pendingLabel : confirmLabel}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,7 +1,7 @@
 // Who changed the page, version by version; any earlier version can be read and restored
 // (restoring makes a new version, so the history itself never changes).
 import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import { describeError, isVersionConflict } from "../../lib/errors";
 import { formatDateTime, plural } from "../../lib/format";
@@ -10,6 +10,7 @@ import { useRestoreRevision, useRevision } from "../../lib/collaboration";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
 import { CopyButton } from "../copy-button";
+import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
 import { DiffView } from "./diff-view";
 
@@ -117,22 +118,9 @@ function RevisionDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
   const revision = useRevision(page.slug, version);
   const restore = useRestoreRevision();
   const [show, setShow] = useState<"page" | "changes">("page");
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (version !== null && !dialog.open) {
-      setShow("page");
-      restore.reset();
-      dialog.showModal();
-    }
-    if (version === null && dialog.open) dialog.close();
-    // Runs when another version is opened or the dialog closes.
-  }, [version]);
 
   const rev = revision.data;
   const revBody = rev?.parts.find((p) => p.kind === "markdown" || p.kind === "html")?.body ?? "";
@@ -140,12 +128,15 @@ function RevisionDialog({
   const diff = useMemo(() => (show === "changes" ? diffLines(revBody, curBody) : null), [show, revBody, curBody]);
 
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={version !== null}
+      onOpen={() => {
+        setShow("page");
+        restore.reset();
+      }}
       className="dialog dialog--large"
-      aria-labelledby={`${id}-title`}
-      onCancel={(event) => {
-        event.preventDefault();
+      labelledBy={`${id}-title`}
+      onCancel={() => {
         if (!restore.isPending) onClose();
       }}
     >
@@ -241,6 +232,6 @@ function RevisionDialog({
           </>
         ) : null}
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,0 +1,53 @@
+import { type ReactNode, useEffect, useRef } from "react";
+
+/**
+ * A native modal <dialog>, opened and closed by `open`: the browser keeps focus inside it
+ * and puts the rest of the page out of reach. Escape goes through `onCancel`, so React's
+ * state and the element always agree (the caller decides whether it may close now).
+ * `onOpen` runs each time it opens, before it shows (to start a form afresh).
+ */
+export function ModalDialog({
+  open,
+  onOpen,
+  onCancel,
+  className = "dialog",
+  labelledBy,
+  describedBy,
+  children,
+}: {
+  open: boolean;
+  onOpen?: () => void;
+  onCancel: () => void;
+  className?: string;
+  labelledBy: string;
+  describedBy?: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      onOpen?.();
+      dialog.showModal();
+    }
+    if (!open && dialog.open) dialog.close();
+    // Runs when the dialog opens or closes, not when its contents change.
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className={className}
+      aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
+      {children}
+    </dialog>
+  );
+}
