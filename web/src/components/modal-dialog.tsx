@@ -51,3 +51,27 @@ export function ModalDialog({
     </dialog>
   );
 }
+
+/** The foot of a dialog's form: Cancel, and the submit button, which says when it is busy. */
+export function DialogActions({
+  pending,
+  submitLabel,
+  pendingLabel = "Creating…",
+  onCancel,
+}: {
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel?: string;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="dialog__actions">
+      <button type="button" className="button" onClick={onCancel} disabled={pending}>
+        Cancel
+      </button>
+      <button type="submit" className="button button--primary" disabled={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </button>
+    </div>
+  );
+}

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { describeError, fieldIssue } from "../../lib/errors";
 import { formatDate } from "../../lib/format";
 import { type RouterOutputs, useTRPC } from "../../trpc";
+import { Field } from "../field";
 
 type Issued = RouterOutputs["tokens"]["create"];
 type Scope = "mcp:read" | "mcp:write";
@@ -78,34 +79,23 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
       <h2 id={`${id}-title`} className="section-title">
         New token
       </h2>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-label`}>
-          Name
-        </label>
-        <input
-          ref={labelRef}
-          id={`${id}-label`}
-          className="field__input"
-          value={label}
-          maxLength={100}
-          placeholder="Claude Code on my laptop"
-          onChange={(e) => {
-            setLabel(e.target.value);
-            if (problems.label) setProblems({ ...problems, label: "" });
-            if (create.isError) create.reset();
-          }}
-          aria-invalid={labelError ? true : undefined}
-          aria-describedby={`${id}-label-hint${labelError ? ` ${id}-label-error` : ""}`}
-        />
-        <p id={`${id}-label-hint`} className="field__hint">
-          Shown next to every change the agent makes.
-        </p>
-        {labelError ? (
-          <p id={`${id}-label-error`} className="field__message field__message--error">
-            {labelError}
-          </p>
-        ) : null}
-      </div>
+      <Field label="Name" hint="Shown next to every change the agent makes." error={labelError}>
+        {(control) => (
+          <input
+            ref={labelRef}
+            {...control}
+            className="field__input"
+            value={label}
+            maxLength={100}
+            placeholder="Claude Code on my laptop"
+            onChange={(e) => {
+              setLabel(e.target.value);
+              if (problems.label) setProblems({ ...problems, label: "" });
+              if (create.isError) create.reset();
+            }}
+          />
+        )}
+      </Field>
 
       <fieldset className="choice-group" aria-describedby={problems.scopes ? `${id}-scopes-error` : undefined}>
         <legend className="field__label">What it may do</legend>

@@ -1,6 +1,7 @@
 import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useNow } from "../../lib/use-now";
 import { EmailAddress } from "../email-address";
+import { Spinner } from "../spinner";
 
 /** Asking again too soon mostly burns the hourly allowance of codes; a short pause helps. */
 const RESEND_PAUSE_MS = 30_000;
@@ -147,7 +148,7 @@ export function CodeStep({
       >
         {verifying || signedIn ? (
           <>
-            <span className="spinner spinner--inline" aria-hidden="true" /> {signedIn ? "Signing in…" : "Checking…"}
+            <Spinner inline /> {signedIn ? "Signing in…" : "Checking…"}
           </>
         ) : (
           "Sign in"

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef } from "react";
+import { Spinner } from "../spinner";
 
 export function EmailStep({
   email,
@@ -72,7 +73,7 @@ export function EmailStep({
       <button type="submit" className="button button--primary button--block" disabled={sending} aria-disabled={sending}>
         {sending ? (
           <>
-            <span className="spinner spinner--inline" aria-hidden="true" /> Sending your code…
+            <Spinner inline /> Sending your code…
           </>
         ) : (
           "Send me a code"

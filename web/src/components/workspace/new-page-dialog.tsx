@@ -1,20 +1,20 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError, fieldIssue, isConflict } from "../../lib/errors";
-import { SLUG_MAX, slugify, slugProblem } from "../../lib/slug";
+import { slugProblem } from "../../lib/slug";
 import { useTRPC } from "../../trpc";
+import { Field } from "../field";
+import { DialogActions, ModalDialog } from "../modal-dialog";
+import { SlugField, useNameAndSlug } from "../slug-field";
 
 /** A new page: title, address (slug) and format; then straight into the editor. */
 export function NewPageDialog({ open, workspace, onClose }: { open: boolean; workspace: string; onClose: () => void }) {
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [title, setTitle] = useState("");
-  const [slug, setSlug] = useState("");
-  const [slugEdited, setSlugEdited] = useState(false);
+  const { name: title, slug, changeName: changeTitle, changeSlug, reset: resetNames } = useNameAndSlug();
   const [summary, setSummary] = useState("");
   const [format, setFormat] = useState<"markdown" | "html">("markdown");
   const [showProblems, setShowProblems] = useState(false);
@@ -33,22 +33,13 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
     }),
   );
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setTitle("");
-      setSlug("");
-      setSlugEdited(false);
-      setSummary("");
-      setFormat("markdown");
-      setShowProblems(false);
-      create.reset();
-      dialog.showModal();
-    }
-    if (!open && dialog.open) dialog.close();
-    // Runs when the dialog opens or closes, not when the form changes.
-  }, [open]);
+  const startAfresh = () => {
+    resetNames();
+    setSummary("");
+    setFormat("markdown");
+    setShowProblems(false);
+    create.reset();
+  };
 
   const titleProblem = title.trim() ? null : "Give the page a title.";
   const localSlugProblem = slugProblem(slug);
@@ -73,12 +64,12 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
   };
 
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={open}
+      onOpen={startAfresh}
       className="dialog dialog--wide"
-      aria-labelledby={`${id}-title`}
-      onCancel={(event) => {
-        event.preventDefault();
+      labelledBy={`${id}-title`}
+      onCancel={() => {
         if (!create.isPending) onClose();
       }}
     >
@@ -86,64 +77,32 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
         <h2 id={`${id}-title`} className="dialog__title">
           New page
         </h2>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-t`}>
-            Title
-          </label>
-          <input
-            id={`${id}-t`}
-            className="field__input"
-            value={title}
-            maxLength={200}
-            autoFocus
-            onChange={(e) => {
-              setTitle(e.target.value);
-              if (!slugEdited) setSlug(slugify(e.target.value));
-              if (create.isError) create.reset();
-            }}
-            aria-invalid={titleError ? true : undefined}
-            aria-describedby={titleError ? `${id}-t-error` : undefined}
-          />
-          {titleError ? (
-            <p id={`${id}-t-error`} className="field__message field__message--error">
-              {titleError}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-s`}>
-            Address
-          </label>
-          <div className="input-prefix">
-            <span className="input-prefix__text" aria-hidden="true">
-              /a/
-            </span>
+        <Field label="Title" error={titleError}>
+          {(control) => (
             <input
-              id={`${id}-s`}
-              className="field__input field__input--mono"
-              value={slug}
-              maxLength={SLUG_MAX + 10}
-              autoCapitalize="off"
-              autoCorrect="off"
-              spellCheck={false}
+              {...control}
+              className="field__input"
+              value={title}
+              maxLength={200}
+              autoFocus
               onChange={(e) => {
-                setSlug(e.target.value);
-                setSlugEdited(e.target.value !== "");
+                changeTitle(e.target.value);
                 if (create.isError) create.reset();
               }}
-              aria-invalid={slugError ? true : undefined}
-              aria-describedby={`${id}-s-hint${slugError ? ` ${id}-s-error` : ""}`}
             />
-          </div>
-          <p id={`${id}-s-hint`} className="field__hint">
-            The page’s own link. Lower-case letters, digits and hyphens; unique across Atelier.
-          </p>
-          {slugError ? (
-            <p id={`${id}-s-error`} className="field__message field__message--error">
-              {slugError}
-            </p>
-          ) : null}
-        </div>
+          )}
+        </Field>
+        <SlugField
+          label="Address"
+          prefix="/a/"
+          value={slug}
+          onChange={(value) => {
+            changeSlug(value);
+            if (create.isError) create.reset();
+          }}
+          error={slugError}
+          hint="The page’s own link. Lower-case letters, digits and hyphens; unique across Atelier."
+        />
         <div className="field">
           <label className="field__label" htmlFor={`${id}-sum`}>
             Summary <span className="field__optional">(optional)</span>
@@ -178,15 +137,8 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
         <p className="field__error" role="alert">
           {otherError}
         </p>
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create and edit"}
-          </button>
-        </div>
+        <DialogActions pending={create.isPending} submitLabel="Create and edit" onCancel={onClose} />
       </form>
-    </dialog>
+    </ModalDialog>
   );
 }
