@@ -8,6 +8,7 @@ import { AgentIcon } from "../actor-name";
 import { Badge } from "../badges";
 import { ConfirmDialog } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
+import { LoadError } from "../load-error";
 
 type Token = RouterOutputs["tokens"]["list"][number];
 type Issued = RouterOutputs["tokens"]["rotate"];
@@ -82,12 +83,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
   }
   if (tokens.isError) {
     return (
-      <div className="inline-error" role="alert">
-        <p>Your tokens didn’t load. {describeError(tokens.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void tokens.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError what="Your tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
     );
   }
 

@@ -1,10 +1,10 @@
 import { Link } from "wouter";
 import { type Directory, describeEvent } from "../../lib/actors";
-import { describeError } from "../../lib/errors";
 import { formatDate } from "../../lib/format";
 import { type ActivityEvent, useActivity } from "../../lib/collaboration";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
+import { LoadError } from "../load-error";
 
 function dayOf(iso: string): string {
   const d = new Date(iso);
@@ -49,12 +49,7 @@ export function ActivityPanel({ slug, directory }: { slug: string; directory: Di
   }
   if (activity.isError) {
     return (
-      <div className="inline-error" role="alert">
-        <p>The activity didn’t load. {describeError(activity.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void activity.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError what="The activity" error={activity.error} onRetry={() => void activity.refetch()} />
     );
   }
   const events = activity.data.pages.flatMap((p) => p.events);

@@ -6,6 +6,7 @@ import { AgentIcon } from "../actor-name";
 import { Badge } from "../badges";
 import { ConfirmDialog } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
+import { LoadError } from "../load-error";
 
 /** The agents (tokens) that have acted here, for whom, when; an owner can cut one off. */
 export function AgentsPanel({ slug, canManage }: { slug: string; canManage: boolean }) {
@@ -34,12 +35,7 @@ export function AgentsPanel({ slug, canManage }: { slug: string; canManage: bool
           Loading agents…
         </p>
       ) : agents.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The agents didn’t load. {describeError(agents.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void agents.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadError what="The agents" error={agents.error} onRetry={() => void agents.refetch()} />
       ) : agents.data.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">No agent has worked here yet</p>

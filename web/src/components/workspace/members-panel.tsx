@@ -6,6 +6,7 @@ import { ROLE_NAMES } from "../badges";
 import { ConfirmDialog } from "../confirm-dialog";
 import { EmailAddress } from "../email-address";
 import { TimeAgo } from "../time-ago";
+import { LoadError } from "../load-error";
 
 const ROLE_HINTS: Record<Role, string> = {
   owner: "Everything, including members, agents and visibility",
@@ -32,12 +33,7 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
           Loading people…
         </p>
       ) : members.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The member list didn’t load. {describeError(members.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void members.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadError what="The member list" error={members.error} onRetry={() => void members.refetch()} />
       ) : (
         <ul className="member-list" aria-label="Members">
           {members.data.map((m) => {

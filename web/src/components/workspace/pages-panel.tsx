@@ -2,10 +2,10 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { Directory } from "../../lib/actors";
-import { describeError } from "../../lib/errors";
 import { useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
+import { LoadError } from "../load-error";
 
 const PAGE_SIZE = 25;
 
@@ -40,12 +40,7 @@ export function PagesPanel({
   }
   if (pages.isError) {
     return (
-      <div className="inline-error" role="alert">
-        <p>The pages didn’t load. {describeError(pages.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void pages.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError what="The pages" error={pages.error} onRetry={() => void pages.refetch()} />
     );
   }
 

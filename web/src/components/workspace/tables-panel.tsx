@@ -1,8 +1,8 @@
 import { Link } from "wouter";
-import { describeError } from "../../lib/errors";
 import { plural } from "../../lib/format";
 import { typeLabel } from "../../lib/table-cells";
 import { useTables } from "../table/use-table";
+import { LoadError } from "../load-error";
 
 /** The workspace's data tables, each a link to its grid ("New table" is in the header). */
 export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canWrite: boolean; onNewTable: () => void }) {
@@ -19,12 +19,7 @@ export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canW
   }
   if (query.isError) {
     return (
-      <div className="inline-error" role="alert">
-        <p>The tables didn’t load. {describeError(query.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void query.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError what="The tables" error={query.error} onRetry={() => void query.refetch()} />
     );
   }
 
