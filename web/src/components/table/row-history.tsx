@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import type { Directory } from "../../lib/actors";
-import { describeError } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
 import { type Column, type RowRevision, type RowValues, sameCell } from "../../lib/table-cells";
 import { useTRPC } from "../../trpc";
@@ -11,6 +10,7 @@ import { ActorName } from "../actor-name";
 import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
 import { CellValue } from "./cells";
+import { LoadError } from "../load-error";
 
 export interface HistoryTarget {
   rowId: string;
@@ -59,12 +59,7 @@ export function RowHistoryDialog({
           Loading the history…
         </p>
       ) : history.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The history didn’t load. {describeError(history.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void history.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadError what="The history" error={history.error} onRetry={() => void history.refetch()} />
       ) : history.data.length === 0 ? (
         <p className="muted">No versions are recorded for this row.</p>
       ) : (
