@@ -5,7 +5,7 @@ import { Link } from "wouter";
 import { describeError } from "../lib/errors";
 import { type SignedInUser, useSignOut } from "../lib/session";
 import { EmailAddress } from "./email-address";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog, confirmsMutation } from "./confirm-dialog";
 
 function initialOf(email: string): string {
   return (email.trim()[0] ?? "?").toUpperCase();
@@ -167,13 +167,10 @@ export function AccountMenu({ user }: { user: SignedInUser }) {
         title="Sign out everywhere?"
         confirmLabel="Sign out everywhere"
         pendingLabel="Signing out…"
-        pending={signOut.everywhere.isPending}
-        error={signOut.everywhere.error ? describeError(signOut.everywhere.error) : null}
-        onCancel={() => {
+        {...confirmsMutation(signOut.everywhere, () => {
           setConfirming(false);
-          signOut.everywhere.reset();
           buttonRef.current?.focus();
-        }}
+        })}
         onConfirm={() => signOut.everywhere.mutate()}
       >
         <p>

@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from "react";
+import { describeError } from "../lib/errors";
 import { ModalDialog } from "./modal-dialog";
 
 /**
@@ -64,4 +65,19 @@ export function ConfirmDialog({
       </div>
     </ModalDialog>
   );
+}
+
+/**
+ * The `pending`, `error` and `onCancel` of a ConfirmDialog that runs `mutation`: it says
+ * when the action is under way or why it failed, and cancelling also forgets a failed try.
+ */
+export function confirmsMutation(mutation: { isPending: boolean; error: unknown; reset: () => void }, close: () => void) {
+  return {
+    pending: mutation.isPending,
+    error: mutation.error ? describeError(mutation.error) : null,
+    onCancel: () => {
+      close();
+      mutation.reset();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from "react";
 
 /** What a field's control needs to be named and described by its label, hint and error. */
 export interface FieldControl {
@@ -41,11 +41,40 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={errorId} className="field__message field__message--error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId}>{error}</FieldError>
     </div>
   );
+}
+
+/** A field whose control is a one-line text input. */
+export function TextField({
+  label,
+  hint,
+  error,
+  inputRef,
+  value,
+  onChange,
+  ...input
+}: {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null | undefined;
+  inputRef?: Ref<HTMLInputElement>;
+  value: string;
+  onChange: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className" | "value" | "onChange" | "aria-invalid" | "aria-describedby">) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => <input ref={inputRef} {...input} {...control} className="field__input" value={value} onChange={(e) => onChange(e.target.value)} />}
+    </Field>
+  );
+}
+
+/** The problem with a field, under it; nothing when there is none. */
+export function FieldError({ id, children }: { id?: string | undefined; children: string | null | undefined }) {
+  return children ? (
+    <p id={id} className="field__message field__message--error">
+      {children}
+    </p>
+  ) : null;
 }

@@ -5,11 +5,32 @@ export function LoadError({ what, error, onRetry }: { what: string; error: unkno
   return (
     <div className="inline-error" role="alert">
       <p>
-        {what} didn’t load. {describeError(error)}
+        {`${what} didn’t load. `}
+        {describeError(error)}
       </p>
       <button type="button" className="button button--small" onClick={onRetry}>
         Try again
       </button>
     </div>
+  );
+}
+
+/** What shows in place of a query's data: a quiet line while it loads, LoadError once it failed. */
+export function QueryFallback({
+  query,
+  loading,
+  what,
+}: {
+  query: { isError: boolean; error: unknown; refetch: () => Promise<unknown> };
+  /** "Loading people…" */
+  loading: string;
+  /** "The member list", for "The member list didn't load." */
+  what: string;
+}) {
+  if (query.isError) return <LoadError what={what} error={query.error} onRetry={() => void query.refetch()} />;
+  return (
+    <p className="muted" role="status">
+      {loading}
+    </p>
   );
 }

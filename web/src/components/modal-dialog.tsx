@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
 
 /**
  * A native modal <dialog>, opened and closed by `open`: the browser keeps focus inside it
@@ -73,5 +73,57 @@ export function DialogActions({
         {pending ? pendingLabel : submitLabel}
       </button>
     </div>
+  );
+}
+
+/**
+ * A dialog that is a form ("New page", "New table"): its title, the fields, a message for
+ * what no field explains, and Cancel / submit. Escape and Cancel close it unless it is busy.
+ */
+export function FormDialog({
+  open,
+  onOpen,
+  onClose,
+  busy,
+  title,
+  className,
+  onSubmit,
+  error,
+  submitLabel,
+  children,
+}: {
+  open: boolean;
+  onOpen: () => void;
+  onClose: () => void;
+  busy: boolean;
+  title: string;
+  className: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  error: string | null;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <ModalDialog
+      open={open}
+      onOpen={onOpen}
+      className={className}
+      labelledBy={`${id}-title`}
+      onCancel={() => {
+        if (!busy) onClose();
+      }}
+    >
+      <form className="dialog__form" onSubmit={onSubmit} noValidate>
+        <h2 id={`${id}-title`} className="dialog__title">
+          {title}
+        </h2>
+        {children}
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+        <DialogActions pending={busy} submitLabel={submitLabel} onCancel={onClose} />
+      </form>
+    </ModalDialog>
   );
 }

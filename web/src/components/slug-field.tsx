@@ -4,7 +4,8 @@ import { type ReactNode, type Ref, useState } from "react";
 import { SLUG_MAX, slugify } from "../lib/slug";
 import { Field } from "./field";
 
-export function useNameAndSlug() {
+/** `onEdit` runs on every change to either (to forget a refused try, say). */
+export function useNameAndSlug(onEdit?: () => void) {
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const [slugEdited, setSlugEdited] = useState(false);
@@ -14,10 +15,12 @@ export function useNameAndSlug() {
     changeName(value: string) {
       setName(value);
       if (!slugEdited) setSlug(slugify(value));
+      onEdit?.();
     },
     changeSlug(value: string) {
       setSlug(value);
       setSlugEdited(value !== "");
+      onEdit?.();
     },
     reset() {
       setName("");

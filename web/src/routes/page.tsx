@@ -6,7 +6,7 @@ import { useSearchParams } from "wouter";
 import { ActorName } from "../components/actor-name";
 import { VisibilityBadge } from "../components/badges";
 import { Breadcrumb } from "../components/breadcrumb";
-import { ConfirmDialog } from "../components/confirm-dialog";
+import { ConfirmDialog, confirmsMutation } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
 import { HistoryPanel } from "../components/page/history-panel";
 import { LiveTablesNote } from "../components/page/live-tables-note";
@@ -16,7 +16,7 @@ import { NotFound } from "../components/not-found";
 import { PageError, PageLoading } from "../components/page-state";
 import { TimeAgo } from "../components/time-ago";
 import { useDirectory } from "../components/workspace/use-directory";
-import { describeError, isNotFound } from "../lib/errors";
+import { isNotFound } from "../lib/errors";
 import { signInHref } from "../lib/safe-next";
 import { tableSpecsOf } from "../lib/table-cells";
 import { useTRPC } from "../trpc";
@@ -170,12 +170,7 @@ export function PagePage({ user, params }: PublicPageProps) {
         title={`Delete “${data.title}”?`}
         confirmLabel="Delete page"
         pendingLabel="Deleting…"
-        pending={remove.isPending}
-        error={remove.error ? describeError(remove.error) : null}
-        onCancel={() => {
-          setDeleting(false);
-          remove.reset();
-        }}
+        {...confirmsMutation(remove, () => setDeleting(false))}
         onConfirm={() => remove.mutate({ slug: data.slug })}
       >
         <p>

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { describeError, fieldIssue } from "../../lib/errors";
 import { formatDate } from "../../lib/format";
 import { type RouterOutputs, useTRPC } from "../../trpc";
-import { Field } from "../field";
+import { FieldError, TextField } from "../field";
 
 type Issued = RouterOutputs["tokens"]["create"];
 type Scope = "mcp:read" | "mcp:write";
@@ -79,23 +79,20 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
       <h2 id={`${id}-title`} className="section-title">
         New token
       </h2>
-      <Field label="Name" hint="Shown next to every change the agent makes." error={labelError}>
-        {(control) => (
-          <input
-            ref={labelRef}
-            {...control}
-            className="field__input"
-            value={label}
-            maxLength={100}
-            placeholder="Claude Code on my laptop"
-            onChange={(e) => {
-              setLabel(e.target.value);
-              if (problems.label) setProblems({ ...problems, label: "" });
-              if (create.isError) create.reset();
-            }}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Name"
+        hint="Shown next to every change the agent makes."
+        error={labelError}
+        inputRef={labelRef}
+        value={label}
+        maxLength={100}
+        placeholder="Claude Code on my laptop"
+        onChange={(value) => {
+          setLabel(value);
+          if (problems.label) setProblems({ ...problems, label: "" });
+          if (create.isError) create.reset();
+        }}
+      />
 
       <fieldset className="choice-group" aria-describedby={problems.scopes ? `${id}-scopes-error` : undefined}>
         <legend className="field__label">What it may do</legend>
@@ -113,11 +110,7 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
             <span className="choice__hint">Create, edit and delete pages where you can edit</span>
           </span>
         </label>
-        {problems.scopes ? (
-          <p id={`${id}-scopes-error`} className="field__message field__message--error">
-            {problems.scopes}
-          </p>
-        ) : null}
+        <FieldError id={`${id}-scopes-error`}>{problems.scopes}</FieldError>
       </fieldset>
 
       <div className="field">
@@ -200,7 +193,7 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
                 </label>
               ))
             )}
-            {problems.workspaces ? <p className="field__message field__message--error">{problems.workspaces}</p> : null}
+            <FieldError>{problems.workspaces}</FieldError>
           </div>
         ) : null}
       </fieldset>

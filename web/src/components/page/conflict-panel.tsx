@@ -138,11 +138,11 @@ function BothSides({ what, mine, theirs }: { what: string; mine: string; theirs:
   return (
     <dl className="conflict__fields">
       <div>
-        <dt>Your {what}</dt>
+        <dt>{`Your ${what}`}</dt>
         <dd>{mine}</dd>
       </div>
       <div>
-        <dt>Their {what}</dt>
+        <dt>{`Their ${what}`}</dt>
         <dd>{theirs}</dd>
       </div>
     </dl>

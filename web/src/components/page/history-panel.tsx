@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
-import { LoadError } from "../load-error";
+import { QueryFallback } from "../load-error";
 import { TimeAgo } from "../time-ago";
 import { RevisionDialog } from "./revision-dialog";
 
@@ -43,12 +43,8 @@ export function HistoryPanel({
           Close
         </button>
       </div>
-      {history.isPending ? (
-        <p className="muted" role="status">
-          Loading history…
-        </p>
-      ) : history.isError ? (
-        <LoadError what="The history" error={history.error} onRetry={() => void history.refetch()} />
+      {!history.isSuccess ? (
+        <QueryFallback query={history} loading="Loading history…" what="The history" />
       ) : (
         <ol className="history__list" aria-label="Versions, newest first">
           {history.data.map((rev) => {

@@ -10,7 +10,7 @@ import { ActorName } from "../actor-name";
 import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
 import { CellValue } from "./cells";
-import { LoadError } from "../load-error";
+import { QueryFallback } from "../load-error";
 
 export interface HistoryTarget {
   rowId: string;
@@ -54,12 +54,8 @@ export function RowHistoryDialog({
           Close
         </button>
       </div>
-      {!target ? null : history.isPending ? (
-        <p className="muted" role="status">
-          Loading the history…
-        </p>
-      ) : history.isError ? (
-        <LoadError what="The history" error={history.error} onRetry={() => void history.refetch()} />
+      {!target ? null : !history.isSuccess ? (
+        <QueryFallback query={history} loading="Loading the history…" what="The history" />
       ) : history.data.length === 0 ? (
         <p className="muted">No versions are recorded for this row.</p>
       ) : (

@@ -4,7 +4,8 @@ import { formatDate } from "../../lib/format";
 import { type ActivityEvent, useActivity } from "../../lib/collaboration";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
-import { LoadError } from "../load-error";
+import { QueryFallback } from "../load-error";
+import { EmptyState } from "../empty-state";
 
 function dayOf(iso: string): string {
   const d = new Date(iso);
@@ -40,25 +41,11 @@ function EventText({ event, slug, directory }: { event: ActivityEvent; slug: str
 export function ActivityPanel({ slug, directory }: { slug: string; directory: Directory }) {
   const activity = useActivity(slug, true);
 
-  if (activity.isPending) {
-    return (
-      <p className="muted" role="status">
-        Loading activity…
-      </p>
-    );
-  }
-  if (activity.isError) {
-    return (
-      <LoadError what="The activity" error={activity.error} onRetry={() => void activity.refetch()} />
-    );
-  }
+  if (!activity.isSuccess) return <QueryFallback query={activity} loading="Loading activity…" what="The activity" />;
   const events = activity.data.pages.flatMap((p) => p.events);
   if (events.length === 0) {
     return (
-      <div className="empty-state empty-state--compact">
-        <p className="empty-state__title">Nothing has happened here yet</p>
-        <p className="empty-state__text">Changes by people and agents will show up here as they happen.</p>
-      </div>
+      <EmptyState title="Nothing has happened here yet">Changes by people and agents will show up here as they happen.</EmptyState>
     );
   }
 

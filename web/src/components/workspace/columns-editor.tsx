@@ -2,6 +2,7 @@
 // its choices. A column just added takes the focus, so typing goes on from the keyboard.
 import { useEffect, useId, useRef, useState } from "react";
 import { COLUMN_TYPES, type ColumnDraft, type ColumnType } from "../../lib/table-cells";
+import { Field, FieldError } from "../field";
 
 /** The most columns a table can have. */
 const MAX_COLUMNS = 50;
@@ -70,11 +71,7 @@ export function ColumnsEditor({
       >
         <span aria-hidden="true">+</span> Add a column
       </button>
-      {overall ? (
-        <p id={`${id}-error`} className="field__message field__message--error">
-          {overall}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`}>{overall}</FieldError>
     </fieldset>
   );
 }
@@ -94,50 +91,52 @@ function ColumnRow({
   /** Null for the last column left: a table needs one. */
   onRemove: (() => void) | null;
 }) {
-  const id = useId();
   const label = col.name.trim() ? `column ${n} (${col.name.trim()})` : `column ${n}`;
   return (
     <li className="column-row">
       <div className="column-row__main">
-        <div className="field column-row__name">
-          <label className="field__label field__label--small" htmlFor={`${id}-n`}>
-            <span className="sr-only">Column {n} </span>Name
-          </label>
-          <input
-            id={`${id}-n`}
-            data-key={col.key}
-            className="field__input field__input--small"
-            value={col.name}
-            maxLength={70}
-            placeholder={n === 1 ? "e.g. Title" : "e.g. Due"}
-            autoCapitalize="off"
-            onChange={(e) => onChange({ name: e.target.value })}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? `${id}-ne` : undefined}
-          />
-          {errors.name ? (
-            <p id={`${id}-ne`} className="field__message field__message--error">
-              {errors.name}
-            </p>
-          ) : null}
-        </div>
-        <div className="field column-row__type">
-          <label className="field__label field__label--small" htmlFor={`${id}-t`}>
-            <span className="sr-only">Column {n} </span>Type
-          </label>
-          <select
-            id={`${id}-t`}
-            className="select column-row__select"
-            value={col.type}
-            onChange={(e) => onChange({ type: e.target.value as ColumnType })}
-          >
-            {COLUMN_TYPES.map((t) => (
-              <option key={t.type} value={t.type}>
-                {t.label} — {t.hint}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          className="column-row__name"
+          labelClassName="field__label field__label--small"
+          label={
+            <>
+              <span className="sr-only">Column {n} </span>Name
+            </>
+          }
+          error={errors.name}
+        >
+          {(control) => (
+            <input
+              {...control}
+              data-key={col.key}
+              className="field__input field__input--small"
+              value={col.name}
+              maxLength={70}
+              placeholder={n === 1 ? "e.g. Title" : "e.g. Due"}
+              autoCapitalize="off"
+              onChange={(e) => onChange({ name: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field
+          className="column-row__type"
+          labelClassName="field__label field__label--small"
+          label={
+            <>
+              <span className="sr-only">Column {n} </span>Type
+            </>
+          }
+        >
+          {(control) => (
+            <select {...control} className="select column-row__select" value={col.type} onChange={(e) => onChange({ type: e.target.value as ColumnType })}>
+              {COLUMN_TYPES.map((t) => (
+                <option key={t.type} value={t.type}>
+                  {t.label} — {t.hint}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <label className="column-row__required">
           <input type="checkbox" checked={col.required} onChange={(e) => onChange({ required: e.target.checked })} />
           <span>
@@ -158,26 +157,27 @@ function ColumnRow({
         </button>
       </div>
       {col.type === "select" ? (
-        <div className="field column-row__options">
-          <label className="field__label field__label--small" htmlFor={`${id}-o`}>
-            Choices for {col.name.trim() || `column ${n}`} <span className="field__optional">(one a line)</span>
-          </label>
-          <textarea
-            id={`${id}-o`}
-            className="field__input field__input--small column-row__textarea"
-            rows={3}
-            value={col.options}
-            placeholder={"todo\ndoing\ndone"}
-            onChange={(e) => onChange({ options: e.target.value })}
-            aria-invalid={errors.options ? true : undefined}
-            aria-describedby={errors.options ? `${id}-oe` : undefined}
-          />
-          {errors.options ? (
-            <p id={`${id}-oe`} className="field__message field__message--error">
-              {errors.options}
-            </p>
-          ) : null}
-        </div>
+        <Field
+          className="column-row__options"
+          labelClassName="field__label field__label--small"
+          label={
+            <>
+              Choices for {col.name.trim() || `column ${n}`} <span className="field__optional">(one a line)</span>
+            </>
+          }
+          error={errors.options}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              className="field__input field__input--small column-row__textarea"
+              rows={3}
+              value={col.options}
+              placeholder={"todo\ndoing\ndone"}
+              onChange={(e) => onChange({ options: e.target.value })}
+            />
+          )}
+        </Field>
       ) : null}
     </li>
   );

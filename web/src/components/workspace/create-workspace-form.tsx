@@ -4,7 +4,7 @@ import { useLocation } from "wouter";
 import { describeError, fieldIssue, isConflict } from "../../lib/errors";
 import { SLUG_MAX, slugProblem } from "../../lib/slug";
 import { useTRPC } from "../../trpc";
-import { Field } from "../field";
+import { TextField } from "../field";
 import { SlugField, useNameAndSlug } from "../slug-field";
 import { Spinner } from "../spinner";
 
@@ -14,7 +14,6 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const { name, slug, changeName, changeSlug } = useNameAndSlug();
   const [showProblems, setShowProblems] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
   const slugRef = useRef<HTMLInputElement>(null);
@@ -27,6 +26,9 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
       },
     }),
   );
+  const { name, slug, changeName, changeSlug } = useNameAndSlug(() => {
+    if (create.isError) create.reset();
+  });
 
   const nameProblem = name.trim() ? null : "Give the workspace a name.";
   const localSlugProblem = slugProblem(slug);
@@ -61,31 +63,21 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
         New workspace
       </h2>
       <div className="form-grid">
-        <Field label="Name" error={nameError}>
-          {(control) => (
-            <input
-              ref={nameRef}
-              {...control}
-              className="field__input"
-              value={name}
-              maxLength={100}
-              autoFocus
-              placeholder="Research notes"
-              onChange={(e) => {
-                changeName(e.target.value);
-                if (create.isError) create.reset();
-              }}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          error={nameError}
+          inputRef={nameRef}
+          value={name}
+          maxLength={100}
+          autoFocus
+          placeholder="Research notes"
+          onChange={changeName}
+        />
         <SlugField
           inputRef={slugRef}
           value={slug}
           placeholder="research-notes"
-          onChange={(value) => {
-            changeSlug(value);
-            if (create.isError) create.reset();
-          }}
+          onChange={changeSlug}
           error={slugError}
           hint={
             <>

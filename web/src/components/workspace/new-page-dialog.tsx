@@ -4,8 +4,8 @@ import { useLocation } from "wouter";
 import { describeError, fieldIssue, isConflict } from "../../lib/errors";
 import { slugProblem } from "../../lib/slug";
 import { useTRPC } from "../../trpc";
-import { Field } from "../field";
-import { DialogActions, ModalDialog } from "../modal-dialog";
+import { FieldError, TextField } from "../field";
+import { FormDialog } from "../modal-dialog";
 import { SlugField, useNameAndSlug } from "../slug-field";
 
 /** A new page: title, address (slug) and format; then straight into the editor. */
@@ -14,7 +14,6 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const { name: title, slug, changeName: changeTitle, changeSlug, reset: resetNames } = useNameAndSlug();
   const [summary, setSummary] = useState("");
   const [format, setFormat] = useState<"markdown" | "html">("markdown");
   const [showProblems, setShowProblems] = useState(false);
@@ -32,6 +31,9 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
       },
     }),
   );
+  const { name: title, slug, changeName: changeTitle, changeSlug, reset: resetNames } = useNameAndSlug(() => {
+    if (create.isError) create.reset();
+  });
 
   const startAfresh = () => {
     resetNames();
@@ -64,81 +66,64 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
   };
 
   return (
-    <ModalDialog
+    <FormDialog
       open={open}
       onOpen={startAfresh}
+      onClose={onClose}
+      busy={create.isPending}
+      title="New page"
       className="dialog dialog--wide"
-      labelledBy={`${id}-title`}
-      onCancel={() => {
-        if (!create.isPending) onClose();
-      }}
+      onSubmit={submit}
+      error={otherError}
+      submitLabel="Create and edit"
     >
-      <form className="dialog__form" onSubmit={submit} noValidate>
-        <h2 id={`${id}-title`} className="dialog__title">
-          New page
-        </h2>
-        <Field label="Title" error={titleError}>
-          {(control) => (
-            <input
-              {...control}
-              className="field__input"
-              value={title}
-              maxLength={200}
-              autoFocus
-              onChange={(e) => {
-                changeTitle(e.target.value);
-                if (create.isError) create.reset();
-              }}
-            />
-          )}
-        </Field>
-        <SlugField
-          label="Address"
-          prefix="/a/"
-          value={slug}
-          onChange={(value) => {
-            changeSlug(value);
-            if (create.isError) create.reset();
-          }}
-          error={slugError}
-          hint="The page’s own link. Lower-case letters, digits and hyphens; unique across Atelier."
+      <TextField
+        label="Title"
+        error={titleError}
+        value={title}
+        maxLength={200}
+        autoFocus
+        onChange={changeTitle}
+      />
+      <SlugField
+        label="Address"
+        prefix="/a/"
+        value={slug}
+        onChange={changeSlug}
+        error={slugError}
+        hint="The page’s own link. Lower-case letters, digits and hyphens; unique across Atelier."
+      />
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-sum`}>
+          Summary <span className="field__optional">(optional)</span>
+        </label>
+        <input
+          id={`${id}-sum`}
+          className="field__input"
+          value={summary}
+          maxLength={500}
+          onChange={(e) => setSummary(e.target.value)}
+          aria-invalid={summaryError ? true : undefined}
         />
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-sum`}>
-            Summary <span className="field__optional">(optional)</span>
-          </label>
-          <input
-            id={`${id}-sum`}
-            className="field__input"
-            value={summary}
-            maxLength={500}
-            onChange={(e) => setSummary(e.target.value)}
-            aria-invalid={summaryError ? true : undefined}
-          />
-          {summaryError ? <p className="field__message field__message--error">{summaryError}</p> : null}
-        </div>
-        <fieldset className="choice-group">
-          <legend className="field__label">Format</legend>
-          <label className="choice">
-            <input type="radio" name={`${id}-f`} checked={format === "markdown"} onChange={() => setFormat("markdown")} />
-            <span>
-              <strong>Markdown</strong>
-              <span className="choice__hint">Headings, lists, links and tables, with a live preview</span>
-            </span>
-          </label>
-          <label className="choice">
-            <input type="radio" name={`${id}-f`} checked={format === "html"} onChange={() => setFormat("html")} />
-            <span>
-              <strong>HTML</strong>
-              <span className="choice__hint">A page of your own, scripts included, shown in a sandbox</span>
-            </span>
-          </label>
-        </fieldset>
-        <p className="field__error" role="alert">
-          {otherError}
-        </p>
-        <DialogActions pending={create.isPending} submitLabel="Create and edit" onCancel={onClose} />
-      </form>
-    </ModalDialog>
+        <FieldError>{summaryError}</FieldError>
+      </div>
+      <fieldset className="choice-group">
+        <legend className="field__label">Format</legend>
+        <label className="choice">
+          <input type="radio" name={`${id}-f`} checked={format === "markdown"} onChange={() => setFormat("markdown")} />
+          <span>
+            <strong>Markdown</strong>
+            <span className="choice__hint">Headings, lists, links and tables, with a live preview</span>
+          </span>
+        </label>
+        <label className="choice">
+          <input type="radio" name={`${id}-f`} checked={format === "html"} onChange={() => setFormat("html")} />
+          <span>
+            <strong>HTML</strong>
+            <span className="choice__hint">A page of your own, scripts included, shown in a sandbox</span>
+          </span>
+        </label>
+      </fieldset>
+    </FormDialog>
   );
 }

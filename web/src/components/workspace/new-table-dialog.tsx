@@ -1,22 +1,20 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError, isConflict } from "../../lib/errors";
 import { slugProblem } from "../../lib/slug";
 import { type ColumnDraft, columnProblems, columnServerProblems, columnsInput, hasColumnProblems } from "../../lib/table-cells";
 import { useTRPC } from "../../trpc";
-import { Field } from "../field";
-import { DialogActions, ModalDialog } from "../modal-dialog";
+import { TextField } from "../field";
+import { FormDialog } from "../modal-dialog";
 import { SlugField, useNameAndSlug } from "../slug-field";
 import { ColumnsEditor, newColumn } from "./columns-editor";
 
 /** A new table: its name, its slug, and its columns (name, type, required, choices). */
 export function NewTableDialog({ open, workspace, onClose }: { open: boolean; workspace: string; onClose: () => void }) {
-  const id = useId();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const { name, slug, changeName, changeSlug, reset: resetNames } = useNameAndSlug();
   const [columns, setColumns] = useState<ColumnDraft[]>(() => [newColumn()]);
   const [showProblems, setShowProblems] = useState(false);
 
@@ -32,6 +30,9 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
       },
     }),
   );
+  const { name, slug, changeName, changeSlug, reset: resetNames } = useNameAndSlug(() => {
+    if (create.isError) create.reset();
+  });
 
   const startAfresh = () => {
     resetNames();
@@ -77,62 +78,44 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
   };
 
   return (
-    <ModalDialog
+    <FormDialog
       open={open}
       onOpen={startAfresh}
+      onClose={onClose}
+      busy={create.isPending}
+      title="New table"
       className="dialog dialog--medium"
-      labelledBy={`${id}-title`}
-      onCancel={() => {
-        if (!create.isPending) onClose();
-      }}
+      onSubmit={submit}
+      error={otherError}
+      submitLabel="Create table"
     >
-      <form className="dialog__form" onSubmit={submit} noValidate>
-        <h2 id={`${id}-title`} className="dialog__title">
-          New table
-        </h2>
-        <div className="form-grid">
-          <Field label="Name" error={nameError}>
-            {(control) => (
-              <input
-                {...control}
-                className="field__input"
-                value={name}
-                maxLength={100}
-                autoFocus
-                placeholder="e.g. Reading list"
-                onChange={(e) => {
-                  changeName(e.target.value);
-                  if (create.isError) create.reset();
-                }}
-              />
-            )}
-          </Field>
-          <SlugField
-            value={slug}
-            onChange={(value) => {
-              changeSlug(value);
-              if (create.isError) create.reset();
-            }}
-            error={slugError}
-            hint="In the table’s link, and how agents name it. Lower-case letters, digits and hyphens."
-          />
-        </div>
-
-        <ColumnsEditor
-          columns={columns}
-          onChange={(next, how) => {
-            setColumns(next);
-            if (how === "edit" && create.isError) create.reset();
-          }}
-          errorsOf={columnErrors}
-          overall={overall}
+      <div className="form-grid">
+        <TextField
+          label="Name"
+          error={nameError}
+          value={name}
+          maxLength={100}
+          autoFocus
+          placeholder="e.g. Reading list"
+          onChange={changeName}
         />
+        <SlugField
+          value={slug}
+          onChange={changeSlug}
+          error={slugError}
+          hint="In the table’s link, and how agents name it. Lower-case letters, digits and hyphens."
+        />
+      </div>
 
-        <p className="field__error" role="alert">
-          {otherError}
-        </p>
-        <DialogActions pending={create.isPending} submitLabel="Create table" onCancel={onClose} />
-      </form>
-    </ModalDialog>
+      <ColumnsEditor
+        columns={columns}
+        onChange={(next, how) => {
+          setColumns(next);
+          if (how === "edit" && create.isError) create.reset();
+        }}
+        errorsOf={columnErrors}
+        overall={overall}
+      />
+    </FormDialog>
   );
 }

@@ -6,6 +6,7 @@ import { useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
 import { LoadError } from "../load-error";
+import { EmptyState } from "../empty-state";
 
 const PAGE_SIZE = 25;
 
@@ -47,19 +48,9 @@ export function PagesPanel({
   const all = pages.data.pages.flatMap((p) => p.pages);
   if (all.length === 0) {
     return (
-      <section className="empty-state empty-state--compact">
-        <h2 className="empty-state__title">No pages yet</h2>
-        <p className="empty-state__text">
-          {canWrite
-            ? "Write the first one here, or let a connected agent create pages through MCP."
-            : "Nothing has been written here yet."}
-        </p>
-        {canWrite ? (
-          <button type="button" className="button button--primary" onClick={onNewPage}>
-            Write the first page
-          </button>
-        ) : null}
-      </section>
+      <EmptyState title="No pages yet" heading action={canWrite ? { label: "Write the first page", onClick: onNewPage } : null}>
+        {canWrite ? "Write the first one here, or let a connected agent create pages through MCP." : "Nothing has been written here yet."}
+      </EmptyState>
     );
   }
 

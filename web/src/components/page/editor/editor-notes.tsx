@@ -10,17 +10,15 @@ import { TimeAgo } from "../../time-ago";
 import { DiffView } from "../diff-view";
 import type { PageView } from "./editor-session";
 
-export function StoredDraftOffer({
-  offer,
-  baseVersion,
-  onRestore,
-  onDiscard,
-}: {
+interface StoredDraftOfferProps {
   offer: StoredDraft;
+  /** The version the editor builds on now. */
   baseVersion: number;
   onRestore: () => void;
   onDiscard: () => void;
-}) {
+}
+
+export function StoredDraftOffer({ offer, baseVersion, onRestore, onDiscard }: StoredDraftOfferProps) {
   return (
     <div className="callout" role="note">
       <p>
@@ -39,19 +37,16 @@ export function StoredDraftOffer({
   );
 }
 
-export function NewerVersion({
-  newer,
-  dirty,
-  directory,
-  onCompare,
-  onLoad,
-}: {
+interface NewerVersionProps {
   newer: PageView;
+  /** The draft has unsaved changes (so loading theirs would throw them away). */
   dirty: boolean;
   directory: Directory;
   onCompare: () => void;
   onLoad: () => void;
-}) {
+}
+
+export function NewerVersion({ newer, dirty, directory, onCompare, onLoad }: NewerVersionProps) {
   return (
     <div className="callout callout--warn" role="status">
       <p>

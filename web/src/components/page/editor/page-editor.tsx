@@ -8,7 +8,7 @@ import type { Directory } from "../../../lib/actors";
 import { draftOf, editableKind, keepMine, sameDraft, tablesOf, tablesText } from "../../../lib/draft";
 import { describeError, fieldIssue, isVersionConflict } from "../../../lib/errors";
 import { CopyButton } from "../../copy-button";
-import { Field } from "../../field";
+import { TextField } from "../../field";
 import { ConflictPanel } from "../conflict-panel";
 import { TableViewsField } from "../table-views-field";
 import { BodyEditor } from "./body-editor";
@@ -136,38 +136,27 @@ export function PageEditor({
             </div>
           ) : null}
           <div className="editor__meta">
-            <Field label="Title" error={titleProblem}>
-              {(control) => (
-                <input
-                  ref={titleRef}
-                  {...control}
-                  className="field__input"
-                  value={draft.title}
-                  maxLength={200}
-                  onChange={(e) => {
-                    dispatch({ type: "edit", change: { title: e.target.value } });
-                    setTitleProblem(null);
-                  }}
-                />
-              )}
-            </Field>
-            <Field
+            <TextField
+              label="Title"
+              error={titleProblem}
+              inputRef={titleRef}
+              value={draft.title}
+              maxLength={200}
+              onChange={(title) => {
+                dispatch({ type: "edit", change: { title } });
+                setTitleProblem(null);
+              }}
+            />
+            <TextField
               label={
                 <>
                   Summary <span className="field__optional">(optional)</span>
                 </>
               }
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  className="field__input"
-                  value={draft.summary}
-                  maxLength={500}
-                  onChange={(e) => dispatch({ type: "edit", change: { summary: e.target.value } })}
-                />
-              )}
-            </Field>
+              value={draft.summary}
+              maxLength={500}
+              onChange={(summary) => dispatch({ type: "edit", change: { summary } })}
+            />
           </div>
 
           {reference ? <ReferenceText reference={reference} body={draft.body} onHide={() => dispatch({ type: "hide-reference" })} /> : null}

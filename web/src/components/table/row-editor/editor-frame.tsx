@@ -1,6 +1,6 @@
 // The frame both row editors share. On wide screens the row's own cells become inputs, with
 // a panel row under it for messages; on phones a stacked form opens under the row.
-import type { KeyboardEvent, ReactNode, RefObject } from "react";
+import { type KeyboardEvent, type ReactNode, type RefObject, useId, useRef } from "react";
 import type { Column } from "../../../lib/table-cells";
 import { CellInput } from "../cells";
 
@@ -19,6 +19,19 @@ export type FieldIds = ReturnType<typeof fieldIds>;
 export function describedBy(...ids: (string | false | null | undefined)[]): string | undefined {
   const list = ids.filter(Boolean);
   return list.length > 0 ? list.join(" ") : undefined;
+}
+
+/**
+ * What both editors need of their frame: the ids of their inputs, the row (cells) or the
+ * panel (stacked form) that holds them, and `frame`, to spread into EditorFrame.
+ */
+export function useEditorFrame({ layout, colSpan, columns }: { layout: EditorLayout; colSpan: number; columns: Column[] }) {
+  const ids = fieldIds(useId());
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  /** Where the inputs are now. */
+  const container = () => (layout === "cells" ? rowRef.current : panelRef.current);
+  return { ids, container, frame: { layout, colSpan, columns, ids, rowRef, panelRef } };
 }
 
 /** Renders the input (and what goes under it) of column `i`, in cells or stacked. */
@@ -48,7 +61,7 @@ export function EditorFrame({
   /** The "Last change" cell while editing: status and keys. */
   meta: ReactNode;
   actions: ReactNode;
-  stackedTitle: string;
+  stackedTitle: ReactNode;
   stackedHint: ReactNode;
   /** Messages under the row (null for none). */
   panel: ReactNode;

@@ -1,9 +1,9 @@
 // The new-row form at the top of the grid: it stays open after adding, for the next one.
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { type RowInputs, emptyInputs, newRowValues } from "../../../lib/table-cells";
 import { useInsertRows, useRefreshTable } from "../use-table";
 import type { RowEditorProps } from "./common";
-import { EditorButtons, EditorFrame, EditorMeta, RowField, fieldIds } from "./editor-frame";
+import { EditorButtons, EditorFrame, EditorMeta, RowField, useEditorFrame } from "./editor-frame";
 import { editKeys, focusColumn, useWarnBeforeLeaving } from "./keys-and-focus";
 import { useRowInputs } from "./use-row-inputs";
 
@@ -16,16 +16,13 @@ export function NewRowEditor({
   /** Values to start each new row with (the filters in force), so it shows where you are. */
   defaults: RowInputs;
 }) {
-  const { workspace, collection, columns, layout, colSpan, onCancel, announce } = common;
-  const ids = fieldIds(useId());
-  const rowRef = useRef<HTMLTableRowElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
+  const { workspace, collection, columns, layout, onCancel, announce } = common;
+  const { ids, container, frame } = useEditorFrame(common);
   const fresh = () => ({ ...emptyInputs(columns), ...defaults });
   const { inputs, setInputs, problems, setProblems, other, setOther, setInput, showRefusal } = useRowInputs(columns, fresh);
   const [added, setAdded] = useState(0);
   const insert = useInsertRows();
   const refresh = useRefreshTable(workspace, collection);
-  const container = () => (layout === "cells" ? rowRef.current : panelRef.current);
   useWarnBeforeLeaving(columns.some((c) => (inputs[c.name] ?? "") !== (fresh()[c.name] ?? "")));
 
   useEffect(() => {
@@ -69,12 +66,7 @@ export function NewRowEditor({
 
   return (
     <EditorFrame
-      layout={layout}
-      colSpan={colSpan}
-      columns={columns}
-      ids={ids}
-      rowRef={rowRef}
-      panelRef={panelRef}
+      {...frame}
       onKeyDown={editKeys(save, onCancel)}
       className="grid-row--new"
       field={(col, i, stacked) => (
@@ -103,7 +95,7 @@ export function NewRowEditor({
         />
       }
       stackedTitle="New row"
-      stackedHint={`${added > 0 ? `${added} added so far. ` : ""}Enter adds the row, Escape closes.`}
+      stackedHint={<>{added > 0 ? `${added} added so far. ` : ""}Enter adds the row, Escape closes.</>}
       panel={
         other ? (
           <p className="field__error" role="alert">

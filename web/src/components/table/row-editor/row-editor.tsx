@@ -1,7 +1,7 @@
 // Editing one row of the grid. Enter saves, Escape cancels. When someone saved or deleted
 // the row meanwhile, both sides are shown and the person chooses (RowConflict); "Combine by
 // hand" goes on editing over their version, with their values under each field.
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import {
   type Column,
   type Row,
@@ -16,7 +16,7 @@ import {
 } from "../../../lib/table-cells";
 import { RowConflict, type TheirRow } from "../row-conflict";
 import type { RowEditorProps } from "./common";
-import { EditorButtons, EditorFrame, EditorMeta, RowField, fieldIds } from "./editor-frame";
+import { EditorButtons, EditorFrame, EditorMeta, RowField, useEditorFrame } from "./editor-frame";
 import { editKeys, focusColumn, useWarnBeforeLeaving } from "./keys-and-focus";
 import { RowNotes } from "./row-notes";
 import { useRowInputs } from "./use-row-inputs";
@@ -42,11 +42,8 @@ export function RowEditor({
   /** The person kept the other side: their own values, to show until dismissed. */
   onTakeTheirs: (mine: RowValues, base: RowValues) => void;
 }) {
-  const { workspace, collection, columns, layout, colSpan, directory, rowName, onCancel, announce } = common;
-  const ids = fieldIds(useId());
-  const rowRef = useRef<HTMLTableRowElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
-  const container = () => (layout === "cells" ? rowRef.current : panelRef.current);
+  const { workspace, collection, columns, layout, directory, rowName, onCancel, announce } = common;
+  const { ids, container, frame } = useEditorFrame(common);
   const [base, setBase] = useState<{ version: number; values: RowValues }>({ version: row.version, values: row.values });
   const { inputs, setInputs, problems, setProblems, other, setOther, setInput, showRefusal } = useRowInputs(columns, () =>
     inputsOf(columns, { ...row.values, ...initial }),
@@ -138,12 +135,7 @@ export function RowEditor({
 
   return (
     <EditorFrame
-      layout={layout}
-      colSpan={colSpan}
-      columns={columns}
-      ids={ids}
-      rowRef={rowRef}
-      panelRef={panelRef}
+      {...frame}
       onKeyDown={editKeys(save, conflict ? null : onCancel)}
       className=""
       field={(col, i, stacked) => (
@@ -172,8 +164,8 @@ export function RowEditor({
           cancelDisabled={saving}
         />
       }
-      stackedTitle={`Edit “${rowName}”`}
-      stackedHint={`Version ${base.version}. Enter saves, Escape cancels.`}
+      stackedTitle={<>Edit “{rowName}”</>}
+      stackedHint={<>Version {base.version}. Enter saves, Escape cancels.</>}
       panel={panel}
     />
   );
