@@ -6,6 +6,7 @@ import { describeError } from "../lib/errors";
 import { type SignedInUser, useSignOut } from "../lib/session";
 import { EmailAddress } from "./email-address";
 import { ConfirmDialog, confirmsMutation } from "./confirm-dialog";
+import "./account-menu.css";
 
 function initialOf(email: string): string {
   return (email.trim()[0] ?? "?").toUpperCase();

@@ -1,5 +1,6 @@
 import { Fragment } from "react";
 import { Link } from "wouter";
+import "./breadcrumb.css";
 
 /** Where this screen sits: links up the way, the last item the current screen. */
 export function Breadcrumb({ trail, current }: { trail: { href: string; label: string }[]; current: string }) {

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import "./empty-state.css";
 
 /**
  * A list with nothing in it yet, said in a sentence, with the first step when there is one.

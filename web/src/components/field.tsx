@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from "react";
+import "./field.css";
 
 /** What a field's control needs to be named and described by its label, hint and error. */
 export interface FieldControl {

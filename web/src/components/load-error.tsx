@@ -1,4 +1,5 @@
 import { describeError } from "../lib/errors";
+import "./load-error.css";
 
 /** Something on the screen didn't load: what, why, and a way to ask again. */
 export function LoadError({ what, error, onRetry }: { what: string; error: unknown; onRetry: () => void }) {

@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
+import "./modal-dialog.css";
 
 /**
  * A native modal <dialog>, opened and closed by `open`: the browser keeps focus inside it

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import "./not-found.css";
 
 /** "There's nothing here": what could not be found, why that may be, and where to go instead. */
 export function NotFound({ title, action, children }: { title: string; action: { href: string; label: string }; children: ReactNode }) {

@@ -1,6 +1,7 @@
 import { describeError } from "../lib/errors";
 import { BrandMark } from "./brand";
 import { Spinner } from "./spinner";
+import "./page-state.css";
 
 /**
  * A quiet loading indicator. It fades in only after a short delay (CSS), so fast answers

@@ -10,6 +10,7 @@ import { CreateWorkspaceForm } from "../components/workspace/create-workspace-fo
 import { formatBytes, plural } from "../lib/format";
 import { type RouterOutputs, useTRPC } from "../trpc";
 import type { SignedInPageProps } from "./app-routes";
+import "./dashboard.css";
 
 type Workspace = RouterOutputs["workspaces"]["list"][number];
 

@@ -21,6 +21,7 @@ import { signInHref } from "../lib/safe-next";
 import { tableSpecsOf } from "../lib/table-cells";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
+import "./page.css";
 
 export function PagePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";

@@ -26,6 +26,7 @@ import { activeFilters, serverFilterOf, serverProblems } from "../lib/table-cell
 import { useAnnouncer } from "../lib/use-announcer";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
+import "./table.css";
 
 export function TablePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";

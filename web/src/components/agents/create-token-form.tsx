@@ -4,6 +4,7 @@ import { describeError, fieldIssue } from "../../lib/errors";
 import { formatDate } from "../../lib/format";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { FieldError, TextField } from "../field";
+import "./create-token-form.css";
 
 type Issued = RouterOutputs["tokens"]["create"];
 type Scope = "mcp:read" | "mcp:write";

@@ -9,6 +9,7 @@ import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
 import { QueryFallback } from "../load-error";
 import { EmptyState } from "../empty-state";
+import "./token-list.css";
 
 type Token = RouterOutputs["tokens"]["list"][number];
 type Issued = RouterOutputs["tokens"]["rotate"];

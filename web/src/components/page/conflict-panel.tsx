@@ -11,6 +11,7 @@ import { CopyButton } from "../copy-button";
 import { TimeAgo } from "../time-ago";
 import { DiffView } from "./diff-view";
 import { specSummary } from "./table-views-field";
+import "./conflict-panel.css";
 
 type PageView = RouterOutputs["pages"]["get"];
 

@@ -8,6 +8,7 @@ import { ActorName } from "../actor-name";
 import { QueryFallback } from "../load-error";
 import { TimeAgo } from "../time-ago";
 import { RevisionDialog } from "./revision-dialog";
+import "./history-panel.css";
 
 type PageView = RouterOutputs["pages"]["get"];
 

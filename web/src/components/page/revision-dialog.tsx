@@ -11,6 +11,8 @@ import { ActorName } from "../actor-name";
 import { CopyButton } from "../copy-button";
 import { ModalDialog } from "../modal-dialog";
 import { DiffView } from "./diff-view";
+import "./conflict-panel.css";
+import "./revision-dialog.css";
 
 const RenderedBody = lazy(() => import("./rendered-body").then((m) => ({ default: m.RenderedBody })));
 

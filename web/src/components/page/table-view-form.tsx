@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useId, useState } from "react";
 import { type TableInfo, type TableViewSpec, canonicalSpec } from "../../lib/table-cells";
+import "./table-view-form.css";
 
 /**
  * Which table, which columns, which order, how many rows. Not a <form> (it sits inside the

@@ -8,6 +8,7 @@ import { describeError } from "../../lib/errors";
 import type { TableViewSpec } from "../../lib/table-cells";
 import { useTables } from "../table/use-table";
 import { TableViewForm } from "./table-view-form";
+import "./table-views-field.css";
 
 const MAX_VIEWS = 10;
 

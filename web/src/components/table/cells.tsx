@@ -3,6 +3,7 @@
 // tags. Inputs carry their column name (data-column) so an editor can focus any of them.
 import type { ChangeEvent, KeyboardEvent } from "react";
 import { type Cell, type Column, cellText, dateInputType, formatDateCell, isDateOnly, shortUrl } from "../../lib/table-cells";
+import "./cells.css";
 
 export function CellValue({ column, value }: { column: Column; value: Cell | undefined }) {
   if (value === null || value === undefined || value === "") return null;

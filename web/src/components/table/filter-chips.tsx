@@ -1,4 +1,5 @@
 import { activeFilters, type Column, type FilterState, filterSummary } from "../../lib/table-cells";
+import "./filter-chips.css";
 
 /** The filters in force, each a chip that removes it. */
 export function FilterChips({

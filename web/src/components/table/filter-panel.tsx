@@ -4,6 +4,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { type Column, type ColumnFilter, type FilterState, parseInput } from "../../lib/table-cells";
 import { CellInput } from "./cells";
+import "./filter-panel.css";
 
 type Op = "any" | "eq" | "gte" | "lte" | "between";
 

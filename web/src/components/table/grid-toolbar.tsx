@@ -2,6 +2,7 @@
 // live status; and, when the filters can't be used, why, with ways out.
 import type { Column, FilterState, SortState } from "../../lib/table-cells";
 import { FilterChips } from "./filter-chips";
+import "./grid-toolbar.css";
 
 export function GridToolbar({
   columns,

@@ -11,6 +11,7 @@ import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
 import { CellValue } from "./cells";
 import { QueryFallback } from "../load-error";
+import "./row-history.css";
 
 export interface HistoryTarget {
   rowId: string;

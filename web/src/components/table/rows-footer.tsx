@@ -1,5 +1,6 @@
 import { describeError } from "../../lib/errors";
 import { plural } from "../../lib/format";
+import "./rows-footer.css";
 
 /** Under the grid: how many rows show out of how many, and "Load more rows" while there are more. */
 export function RowsFooter({

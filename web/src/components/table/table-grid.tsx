@@ -12,6 +12,7 @@ import { GridRow } from "./grid-row";
 import { NewRowEditor } from "./row-editor/new-row-editor";
 import { RowEditor } from "./row-editor/row-editor";
 import { useRowEditing } from "./use-row-editing";
+import "./table-grid.css";
 
 export function TableGrid({
   workspace,

@@ -6,6 +6,8 @@ import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
 import { QueryFallback } from "../load-error";
 import { EmptyState } from "../empty-state";
+import "./panels.css";
+import "./activity-panel.css";
 
 function dayOf(iso: string): string {
   const d = new Date(iso);

@@ -8,6 +8,8 @@ import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
 import { QueryFallback } from "../load-error";
 import { EmptyState } from "../empty-state";
+import "./panels.css";
+import "./agents-panel.css";
 
 /** The agents (tokens) that have acted here, for whom, when; an owner can cut one off. */
 export function AgentsPanel({ slug, canManage }: { slug: string; canManage: boolean }) {

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { COLUMN_TYPES, type ColumnDraft, type ColumnType } from "../../lib/table-cells";
 import { Field, FieldError } from "../field";
+import "./columns-editor.css";
 
 /** The most columns a table can have. */
 const MAX_COLUMNS = 50;

@@ -8,6 +8,8 @@ import { EmailAddress } from "../email-address";
 import { TimeAgo } from "../time-ago";
 import { QueryFallback } from "../load-error";
 import { Field } from "../field";
+import "./panels.css";
+import "./members-panel.css";
 
 const ROLE_HINTS: Record<Role, string> = {
   owner: "Everything, including members, agents and visibility",

@@ -7,6 +7,7 @@ import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
 import { LoadError } from "../load-error";
 import { EmptyState } from "../empty-state";
+import "./panels.css";
 
 const PAGE_SIZE = 25;
 

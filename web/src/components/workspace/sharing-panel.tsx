@@ -4,6 +4,8 @@ import { type RouterOutputs, useTRPC } from "../../trpc";
 import { VisibilityBadge } from "../badges";
 import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { CopyButton } from "../copy-button";
+import "./panels.css";
+import "./sharing-panel.css";
 
 type Workspace = RouterOutputs["workspaces"]["get"];
 

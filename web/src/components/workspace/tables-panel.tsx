@@ -4,6 +4,7 @@ import { typeLabel } from "../../lib/table-cells";
 import { useTables } from "../table/use-table";
 import { LoadError } from "../load-error";
 import { EmptyState } from "../empty-state";
+import "./panels.css";
 
 /** The workspace's data tables, each a link to its grid ("New table" is in the header). */
 export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canWrite: boolean; onNewTable: () => void }) {

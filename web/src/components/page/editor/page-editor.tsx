@@ -17,6 +17,7 @@ import { DiscardedText, NewerVersion, ReferenceText, StoredDraftOffer } from "./
 import { type PageView, statusOf } from "./editor-session";
 import { usePageSave } from "./use-page-save";
 import { useStoredDraft } from "./use-stored-draft";
+import "./page-editor.css";
 
 export function PageEditor({
   page,

@@ -3,6 +3,7 @@
 import { type KeyboardEvent, type ReactNode, type RefObject, useId, useRef } from "react";
 import type { Column } from "../../../lib/table-cells";
 import { CellInput } from "../cells";
+import "./editor-frame.css";
 
 export type EditorLayout = "cells" | "stacked";
 
