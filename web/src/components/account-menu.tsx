@@ -5,7 +5,8 @@ import { Link } from "wouter";
 import { describeError } from "../lib/errors";
 import { type SignedInUser, useSignOut } from "../lib/session";
 import { EmailAddress } from "./email-address";
-import { SignOutEverywhereDialog } from "./sign-out-everywhere-dialog";
+import { ConfirmDialog, confirmsMutation } from "./confirm-dialog";
+import "./account-menu.css";
 
 function initialOf(email: string): string {
   return (email.trim()[0] ?? "?").toUpperCase();
@@ -162,17 +163,22 @@ export function AccountMenu({ user }: { user: SignedInUser }) {
       <p className="account__status" role="status" aria-live="polite">
         {signOut.pending ? "Signing out…" : failure ? `Couldn’t sign out. ${describeError(failure)}` : ""}
       </p>
-      <SignOutEverywhereDialog
+      <ConfirmDialog
         open={confirming}
-        pending={signOut.everywhere.isPending}
-        error={signOut.everywhere.error ? describeError(signOut.everywhere.error) : null}
-        onCancel={() => {
+        title="Sign out everywhere?"
+        confirmLabel="Sign out everywhere"
+        pendingLabel="Signing out…"
+        {...confirmsMutation(signOut.everywhere, () => {
           setConfirming(false);
-          signOut.everywhere.reset();
           buttonRef.current?.focus();
-        }}
+        })}
         onConfirm={() => signOut.everywhere.mutate()}
-      />
+      >
+        <p>
+          This ends your sessions on every device and browser, including this one. You’ll need a new code from your
+          e-mail to sign in again. Agent tokens are not affected.
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

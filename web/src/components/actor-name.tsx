@@ -1,6 +1,7 @@
 import { type Directory, describeActor, EMPTY_DIRECTORY } from "../lib/actors";
 import type { ActorView } from "../lib/collaboration";
 import { EmailAddress } from "./email-address";
+import "./actor-name.css";
 
 export function AgentIcon({ size = 14 }: { size?: number }) {
   return (

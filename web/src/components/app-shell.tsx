@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import type { SignedInUser } from "../lib/session";
 import { AccountMenu } from "./account-menu";
 import { Brand } from "./brand";
+import "./app-shell.css";
 
 /** A top-bar link that knows when it is the current page. */
 function NavLink({ href, match, children }: { href: string; match: (path: string) => boolean; children: ReactNode }) {

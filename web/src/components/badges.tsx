@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import "./badges.css";
 
 type Visibility = "public" | "private";
 type Role = "owner" | "editor" | "viewer";

@@ -1,4 +1,5 @@
 import { Link } from "wouter";
+import "./brand.css";
 
 /** The Atelier mark: a sheet with a folded corner over a second one, drawn in currentColor. */
 export function BrandMark({ size = 28 }: { size?: number }) {

@@ -1,7 +1,9 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useId } from "react";
+import { describeError } from "../lib/errors";
+import { ModalDialog } from "./modal-dialog";
 
 /**
- * Asks before something that cannot be undone. A native modal <dialog> keeps focus inside;
+ * Asks before something that cannot be undone: the one confirmation dialog of the app.
  * Escape and "Cancel" close it (unless the action is under way), and the safe choice has
  * focus first.
  */
@@ -29,23 +31,13 @@ export function ConfirmDialog({
   onConfirm: () => void;
 }) {
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      onCancel={(event) => {
-        event.preventDefault();
+    <ModalDialog
+      open={open}
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-text`}
+      onCancel={() => {
         if (!pending) onCancel();
       }}
     >
@@ -71,6 +63,21 @@ export function ConfirmDialog({
           {pending ? pendingLabel : confirmLabel}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
+}
+
+/**
+ * The `pending`, `error` and `onCancel` of a ConfirmDialog that runs `mutation`: it says
+ * when the action is under way or why it failed, and cancelling also forgets a failed try.
+ */
+export function confirmsMutation(mutation: { isPending: boolean; error: unknown; reset: () => void }, close: () => void) {
+  return {
+    pending: mutation.isPending,
+    error: mutation.error ? describeError(mutation.error) : null,
+    onCancel: () => {
+      close();
+      mutation.reset();
+    },
+  };
 }

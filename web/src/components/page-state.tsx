@@ -1,5 +1,7 @@
 import { describeError } from "../lib/errors";
 import { BrandMark } from "./brand";
+import { Spinner } from "./spinner";
+import "./page-state.css";
 
 /**
  * A quiet loading indicator. It fades in only after a short delay (CSS), so fast answers
@@ -8,7 +10,7 @@ import { BrandMark } from "./brand";
 export function PageLoading({ label = "Loading…", fullPage = false }: { label?: string; fullPage?: boolean }) {
   return (
     <div className={fullPage ? "page-state page-state--full" : "page-state"} role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" />
+      <Spinner />
       <span className="page-state__label">{label}</span>
     </div>
   );

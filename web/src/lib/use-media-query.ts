@@ -13,5 +13,5 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** Phones and narrow windows: forms stack, one field a line. Matches styles.css (40rem). */
+/** Phones and narrow windows: forms stack, one field a line. Matches the 40rem breakpoint of the grid and form styles (table-grid.css, field.css). */
 export const NARROW = "(max-width: 39.99rem)";

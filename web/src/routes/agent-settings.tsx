@@ -8,6 +8,7 @@ import { TokenList } from "../components/agents/token-list";
 import { mcpEndpoint } from "../lib/mcp-config";
 import { CopyButton } from "../components/copy-button";
 import type { SignedInPageProps } from "./app-routes";
+import "./agent-settings.css";
 
 export function AgentSettingsPage(_props: SignedInPageProps) {
   const [revealed, setRevealed] = useState<Revealed | null>(null);

@@ -6,10 +6,11 @@ import { AgentIcon } from "../components/actor-name";
 import { RoleBadge, SandboxBadge, VisibilityBadge } from "../components/badges";
 import { PageError } from "../components/page-state";
 import { TimeAgo } from "../components/time-ago";
-import { CreateWorkspaceForm } from "../components/workspaces/create-workspace-form";
+import { CreateWorkspaceForm } from "../components/workspace/create-workspace-form";
 import { formatBytes, plural } from "../lib/format";
 import { type RouterOutputs, useTRPC } from "../trpc";
 import type { SignedInPageProps } from "./app-routes";
+import "./dashboard.css";
 
 type Workspace = RouterOutputs["workspaces"]["list"][number];
 

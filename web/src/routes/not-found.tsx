@@ -1,14 +1,9 @@
-import { Link } from "wouter";
+import { NotFound } from "../components/not-found";
 
 export function NotFoundPage() {
   return (
-    <div className="not-found">
-      <title>Not found · Atelier</title>
-      <h1 className="page-header__title">There’s nothing here</h1>
-      <p className="page-header__lead">The address may be mistyped, or the page has moved.</p>
-      <Link href="/" className="button button--primary">
-        Go to your home page
-      </Link>
-    </div>
+    <NotFound title="There’s nothing here" action={{ href: "/", label: "Go to your home page" }}>
+      The address may be mistyped, or the page has moved.
+    </NotFound>
   );
 }

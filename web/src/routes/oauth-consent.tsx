@@ -10,6 +10,7 @@ import { PageLoading } from "../components/page-state";
 import { appCodeOf, describeError } from "../lib/errors";
 import { useTRPC } from "../trpc";
 import type { SignedInPageProps } from "./app-routes";
+import "./oauth-consent.css";
 
 const DURATION_NAMES: Record<number, string> = { 1: "1 day", 7: "7 days", 30: "30 days", 90: "90 days", 365: "1 year" };
 

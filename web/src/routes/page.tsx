@@ -2,23 +2,26 @@
 // link, and for those who may edit, the editor and the history.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link, useSearchParams } from "wouter";
+import { useSearchParams } from "wouter";
 import { ActorName } from "../components/actor-name";
 import { VisibilityBadge } from "../components/badges";
-import { ConfirmDialog } from "../components/confirm-dialog";
+import { Breadcrumb } from "../components/breadcrumb";
+import { ConfirmDialog, confirmsMutation } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
 import { HistoryPanel } from "../components/page/history-panel";
 import { LiveTablesNote } from "../components/page/live-tables-note";
-import { PageEditor } from "../components/page/page-editor";
+import { PageEditor } from "../components/page/editor/page-editor";
 import { useDeletePage } from "../components/page/use-delete-page";
+import { NotFound } from "../components/not-found";
 import { PageError, PageLoading } from "../components/page-state";
 import { TimeAgo } from "../components/time-ago";
 import { useDirectory } from "../components/workspace/use-directory";
-import { describeError, isNotFound } from "../lib/errors";
+import { isNotFound } from "../lib/errors";
+import { signInHref } from "../lib/safe-next";
 import { tableSpecsOf } from "../lib/table-cells";
-
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
+import "./page.css";
 
 export function PagePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";
@@ -55,23 +58,13 @@ export function PagePage({ user, params }: PublicPageProps) {
     const err = page.error ?? workspace.error;
     if (isNotFound(err)) {
       return (
-        <div className="not-found">
-          <title>Not found · Atelier</title>
-          <h1 className="page-header__title">This page isn’t here</h1>
-          <p className="page-header__lead">
-            It may have been deleted or renamed, or it’s in a private workspace
-            {user ? " you’re not a member of" : " (sign in to see it if you’re a member)"}.
-          </p>
-          {user ? (
-            <Link href={`/buckets/${slug}`} className="button button--primary">
-              Back to the workspace
-            </Link>
-          ) : (
-            <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}/${pageSlug}`)}`} className="button button--primary">
-              Sign in
-            </Link>
-          )}
-        </div>
+        <NotFound
+          title="This page isn’t here"
+          action={user ? { href: `/buckets/${slug}`, label: "Back to the workspace" } : { href: signInHref(`/buckets/${slug}/${pageSlug}`), label: "Sign in" }}
+        >
+          It may have been deleted or renamed, or it’s in a private workspace
+          {user ? " you’re not a member of" : " (sign in to see it if you’re a member)"}.
+        </NotFound>
       );
     }
     return <PageError title="This page didn’t load" error={err} onRetry={() => void Promise.all([page.refetch(), workspace.refetch()])} />;
@@ -87,17 +80,10 @@ export function PagePage({ user, params }: PublicPageProps) {
   return (
     <div className={`page-screen ${historyOpen ? "page-screen--with-history" : ""}`}>
       <title>{`${data.title} · ${wsData.name} · Atelier`}</title>
-      <nav className="breadcrumb" aria-label="Breadcrumb">
-        {user ? (
-          <>
-            <Link href="/">Workspaces</Link>
-            <span aria-hidden="true">/</span>
-          </>
-        ) : null}
-        <Link href={`/buckets/${slug}`}>{wsData.name}</Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{data.title}</span>
-      </nav>
+      <Breadcrumb
+        trail={[...(user ? [{ href: "/", label: "Workspaces" }] : []), { href: `/buckets/${slug}`, label: wsData.name }]}
+        current={data.title}
+      />
 
       <header className="page-header page-header--row">
         <div className="page-header__main">
@@ -185,12 +171,7 @@ export function PagePage({ user, params }: PublicPageProps) {
         title={`Delete “${data.title}”?`}
         confirmLabel="Delete page"
         pendingLabel="Deleting…"
-        pending={remove.isPending}
-        error={remove.error ? describeError(remove.error) : null}
-        onCancel={() => {
-          setDeleting(false);
-          remove.reset();
-        }}
+        {...confirmsMutation(remove, () => setDeleting(false))}
         onConfirm={() => remove.mutate({ slug: data.slug })}
       >
         <p>

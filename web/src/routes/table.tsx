@@ -3,22 +3,30 @@
 // version it builds on). Public workspaces show it read-only to visitors; viewers read too.
 // Sort and filters live in the address, so a filtered view can be shared as a link.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { Link, useSearchParams } from "wouter";
+import { useMemo, useRef, useState } from "react";
 import { VisibilityBadge } from "../components/badges";
+import { Breadcrumb } from "../components/breadcrumb";
+import { LoadError } from "../components/load-error";
+import { NotFound } from "../components/not-found";
 import { PageError, PageLoading } from "../components/page-state";
+import { ReadOnlyBanner } from "../components/read-only-banner";
 import { DeleteRowDialog, type DeleteTarget } from "../components/table/delete-row-dialog";
-import { FilterChips, FilterPanel } from "../components/table/filter-panel";
+import { FilterPanel } from "../components/table/filter-panel";
+import { FilterProblem, GridToolbar } from "../components/table/grid-toolbar";
 import { type HistoryTarget, RowHistoryDialog } from "../components/table/row-history";
+import { RowsFooter } from "../components/table/rows-footer";
 import { TableGrid } from "../components/table/table-grid";
+import { useGridSearch } from "../components/table/use-grid-search";
 import { useRows, useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
 import { describeError, isNotFound } from "../lib/errors";
 import { plural } from "../lib/format";
+import { signInHref } from "../lib/safe-next";
+import { activeFilters, serverFilterOf, serverProblems } from "../lib/table-cells";
 import { useAnnouncer } from "../lib/use-announcer";
-import { type FilterState, type GridState, activeFilters, gridStateOf, searchOf, serverFilterOf, serverProblems } from "../lib/table-cells";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
+import "./table.css";
 
 export function TablePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";
@@ -26,10 +34,9 @@ export function TablePage({ user, params }: PublicPageProps) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
   const { query: tablesQuery, tables } = useTables(slug);
-  const [search, setSearch] = useSearchParams();
-  const grid = useMemo(() => gridStateOf(search), [search]);
+  const { search, grid, setGrid, setFilters, addOnOpen } = useGridSearch();
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const [adding, setAdding] = useState(search.get("add") === "1");
+  const [adding, setAdding] = useState(addOnOpen);
   const [history, setHistory] = useState<HistoryTarget | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [message, announce] = useAnnouncer();
@@ -44,23 +51,6 @@ export function TablePage({ user, params }: PublicPageProps) {
   const sort = grid.sort && columns.some((c) => c.name === grid.sort?.column) ? grid.sort : null;
   const filterOk = Object.keys(filterProblems).length === 0;
   const rows = useRows(slug, tableSlug, { filter, sort }, { enabled: listed !== null && filterOk, live: true });
-
-  // "?add=1" (straight after creating a table) opens the new-row form once.
-  useEffect(() => {
-    if (search.get("add") === "1") {
-      setSearch(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          next.delete("add");
-          return next;
-        },
-        { replace: true },
-      );
-    }
-  }, []);
-
-  const setGrid = (next: GridState) => setSearch((prev) => searchOf(prev, next), { replace: true });
-  const setFilters = (filters: FilterState) => setGrid({ ...grid, filters });
 
   if (workspace.isPending || tablesQuery.isPending) return <PageLoading label="Opening the table…" />;
   const loadError = workspace.error ?? tablesQuery.error;
@@ -93,19 +83,14 @@ export function TablePage({ user, params }: PublicPageProps) {
   return (
     <div className="table-screen">
       <title>{`${table.name} · ${ws.name} · Atelier`}</title>
-      <nav className="breadcrumb" aria-label="Breadcrumb">
-        {user ? (
-          <>
-            <Link href="/">Workspaces</Link>
-            <span aria-hidden="true">/</span>
-          </>
-        ) : null}
-        <Link href={`/buckets/${slug}`}>{ws.name}</Link>
-        <span aria-hidden="true">/</span>
-        <Link href={`/buckets/${slug}?tab=tables`}>Tables</Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{table.name}</span>
-      </nav>
+      <Breadcrumb
+        trail={[
+          ...(user ? [{ href: "/", label: "Workspaces" }] : []),
+          { href: `/buckets/${slug}`, label: ws.name },
+          { href: `/buckets/${slug}?tab=tables`, label: "Tables" },
+        ]}
+        current={table.name}
+      />
 
       <header className="page-header page-header--row">
         <div className="page-header__main">
@@ -127,55 +112,25 @@ export function TablePage({ user, params }: PublicPageProps) {
         ) : null}
       </header>
 
-      {!user ? (
-        <p className="banner" role="note">
-          You’re reading a public table. <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}/tables/${tableSlug}`)}`}>Sign in</Link>{" "}
-          if you’re a member and want to edit.
-        </p>
-      ) : !isMember ? (
-        <p className="banner" role="note">
-          This workspace is public, so you can read this table. Ask an owner to add you if you want to edit.
-        </p>
-      ) : !ws.can_write ? (
+      {user && isMember && !ws.can_write ? (
         <p className="banner" role="note">
           You’re a viewer here: you can read, sort and filter this table. Ask an owner to make you an editor to change it.
         </p>
-      ) : null}
+      ) : (
+        <ReadOnlyBanner signedIn={user !== null} isMember={isMember} what="table" path={`/buckets/${slug}/tables/${tableSlug}`} />
+      )}
 
-      <div className="grid-toolbar">
-        <button
-          type="button"
-          className="button button--small"
-          aria-expanded={filtersOpen}
-          aria-controls="table-filters"
-          onClick={() => setFiltersOpen((o) => !o)}
-        >
-          <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
-            <path d="M2 3.5h12M4.5 8h7M7 12.5h2" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-          </svg>
-          Filter{active.length > 0 ? ` (${active.length})` : ""}
-        </button>
-        <FilterChips
-          columns={table.columns}
-          filters={grid.filters}
-          onRemove={(name) => {
-            const { [name]: _gone, ...rest } = grid.filters;
-            setFilters(rest);
-          }}
-          onClear={() => setFilters({})}
-        />
-        {sort ? (
-          <p className="grid-toolbar__sort">
-            Sorted by <strong>{sort.column}</strong> {sort.direction === "asc" ? "ascending" : "descending"}{" "}
-            <button type="button" className="button--inline-link" onClick={() => setGrid({ ...grid, sort: null })}>
-              Clear
-            </button>
-          </p>
-        ) : null}
-        <p className="grid-toolbar__status" role="status" aria-live="polite">
-          {rows.isFetching && !rows.isFetchingNextPage && !rows.isPending ? "Updating…" : message}
-        </p>
-      </div>
+      <GridToolbar
+        columns={table.columns}
+        filters={grid.filters}
+        activeCount={active.length}
+        filtersOpen={filtersOpen}
+        onToggleFilters={() => setFiltersOpen((o) => !o)}
+        onFiltersChange={setFilters}
+        sort={sort}
+        onClearSort={() => setGrid({ ...grid, sort: null })}
+        status={rows.isFetching && !rows.isFetchingNextPage && !rows.isPending ? "Updating…" : message}
+      />
 
       {filtersOpen ? (
         <div id="table-filters">
@@ -192,15 +147,7 @@ export function TablePage({ user, params }: PublicPageProps) {
           />
         </div>
       ) : filterProblemText ? (
-        <div className="inline-error" role="alert">
-          <p>These filters can’t be used: {filterProblemText}</p>
-          <button type="button" className="button button--small" onClick={() => setFiltersOpen(true)}>
-            Change filters
-          </button>
-          <button type="button" className="button button--small button--quiet" onClick={() => setFilters({})}>
-            Clear filters
-          </button>
-        </div>
+        <FilterProblem problem={filterProblemText} onChange={() => setFiltersOpen(true)} onClear={() => setFilters({})} />
       ) : null}
 
       {rows.isPending && filterOk ? (
@@ -210,12 +157,7 @@ export function TablePage({ user, params }: PublicPageProps) {
           ))}
         </div>
       ) : rows.isError && !rowsProblem ? (
-        <div className="inline-error" role="alert">
-          <p>The rows didn’t load. {describeError(rows.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void rows.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadError what="The rows" error={rows.error} onRetry={() => void rows.refetch()} />
       ) : (
         <TableGrid
           workspace={slug}
@@ -245,23 +187,16 @@ export function TablePage({ user, params }: PublicPageProps) {
       )}
 
       {rows.data && (allRows.length > 0 || rows.hasNextPage) ? (
-        <div className="load-more">
-          <p className="muted grid-count">
-            {filtered
-              ? `${plural(allRows.length, "row")} shown${rows.hasNextPage ? "; more match" : ""}`
-              : `${allRows.length === table.row_count ? `All ${plural(allRows.length, "row")}` : `${allRows.length} of ${plural(table.row_count, "row")}`}`}
-          </p>
-          {rows.hasNextPage ? (
-            <button type="button" className="button" onClick={() => void rows.fetchNextPage()} disabled={rows.isFetchingNextPage}>
-              {rows.isFetchingNextPage ? "Loading…" : "Load more rows"}
-            </button>
-          ) : null}
-          {rows.isFetchNextPageError ? (
-            <p className="field__message field__message--error" role="alert">
-              Couldn’t load more rows. {describeError(rows.error)}
-            </p>
-          ) : null}
-        </div>
+        <RowsFooter
+          shown={allRows.length}
+          total={table.row_count}
+          filtered={filtered}
+          hasMore={rows.hasNextPage}
+          loadingMore={rows.isFetchingNextPage}
+          onLoadMore={() => void rows.fetchNextPage()}
+          loadMoreFailed={rows.isFetchNextPageError}
+          error={rows.error}
+        />
       ) : null}
 
       <RowHistoryDialog
@@ -287,22 +222,16 @@ export function TablePage({ user, params }: PublicPageProps) {
 
 function TableNotFound({ slug, table, signedIn }: { slug: string; table: string; signedIn: boolean }) {
   return (
-    <div className="not-found">
-      <title>Not found · Atelier</title>
-      <h1 className="page-header__title">This table isn’t here</h1>
-      <p className="page-header__lead">
-        There’s no table <span className="mono">{table}</span> in <span className="mono">{slug}</span> that you can open. It may be
-        private, or the address may be mistyped.
-      </p>
-      {signedIn ? (
-        <Link href={`/buckets/${slug}?tab=tables`} className="button button--primary">
-          Back to the workspace’s tables
-        </Link>
-      ) : (
-        <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}/tables/${table}`)}`} className="button button--primary">
-          Sign in to open it
-        </Link>
-      )}
-    </div>
+    <NotFound
+      title="This table isn’t here"
+      action={
+        signedIn
+          ? { href: `/buckets/${slug}?tab=tables`, label: "Back to the workspace’s tables" }
+          : { href: signInHref(`/buckets/${slug}/tables/${table}`), label: "Sign in to open it" }
+      }
+    >
+      There’s no table <span className="mono">{table}</span> in <span className="mono">{slug}</span> that you can open. It may be
+      private, or the address may be mistyped.
+    </NotFound>
   );
 }

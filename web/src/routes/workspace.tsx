@@ -4,7 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link, useSearchParams } from "wouter";
 import { RoleBadge, SandboxBadge, VisibilityBadge } from "../components/badges";
+import { Breadcrumb } from "../components/breadcrumb";
+import { NotFound } from "../components/not-found";
 import { PageError, PageLoading } from "../components/page-state";
+import { ReadOnlyBanner } from "../components/read-only-banner";
 import { type TabItem, TabPanel, Tabs } from "../components/tabs";
 import { ActivityPanel } from "../components/workspace/activity-panel";
 import { AgentsPanel } from "../components/workspace/agents-panel";
@@ -18,6 +21,7 @@ import { useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
 import { isNotFound } from "../lib/errors";
 import { formatBytes, plural } from "../lib/format";
+import { signInHref } from "../lib/safe-next";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
 
@@ -74,13 +78,7 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
   return (
     <div className="workspace">
       <title>{`${data.name} · Atelier`}</title>
-      {user ? (
-        <nav className="breadcrumb" aria-label="Breadcrumb">
-          <Link href="/">Workspaces</Link>
-          <span aria-hidden="true">/</span>
-          <span aria-current="page">{data.name}</span>
-        </nav>
-      ) : null}
+      {user ? <Breadcrumb trail={[{ href: "/", label: "Workspaces" }]} current={data.name} /> : null}
       <header className="page-header page-header--row">
         <div className="page-header__main">
           <h1 className="page-header__title">{data.name}</h1>
@@ -112,15 +110,8 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
         ) : null}
       </header>
 
-      {!user ? (
-        <p className="banner" role="note">
-          You’re reading a public workspace. <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}`)}`}>Sign in</Link>{" "}
-          if you’re a member and want to edit.
-        </p>
-      ) : !isMember ? (
-        <p className="banner" role="note">
-          This workspace is public, so you can read it. Ask an owner to add you if you want to edit.
-        </p>
+      {!user || !isMember ? (
+        <ReadOnlyBanner signedIn={user !== null} isMember={isMember} what="workspace" path={`/buckets/${slug}`} />
       ) : data.visibility === "public" && tab !== "sharing" ? (
         <p className="banner banner--ok" role="note">
           Public: anyone with the link can read every page here.{" "}
@@ -197,22 +188,12 @@ function WorkspaceTab({
 
 function WorkspaceNotFound({ slug, signedIn }: { slug: string; signedIn: boolean }) {
   return (
-    <div className="not-found">
-      <title>Not found · Atelier</title>
-      <h1 className="page-header__title">This workspace isn’t here</h1>
-      <p className="page-header__lead">
-        There’s no workspace <span className="mono">{slug}</span> that you can open. It may be private, or the address may be
-        mistyped.
-      </p>
-      {signedIn ? (
-        <Link href="/" className="button button--primary">
-          Back to your workspaces
-        </Link>
-      ) : (
-        <Link href={`/sign-in?next=${encodeURIComponent(`/buckets/${slug}`)}`} className="button button--primary">
-          Sign in to open it
-        </Link>
-      )}
-    </div>
+    <NotFound
+      title="This workspace isn’t here"
+      action={signedIn ? { href: "/", label: "Back to your workspaces" } : { href: signInHref(`/buckets/${slug}`), label: "Sign in to open it" }}
+    >
+      There’s no workspace <span className="mono">{slug}</span> that you can open. It may be private, or the address may be
+      mistyped.
+    </NotFound>
   );
 }

@@ -3,6 +3,8 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { describeError, fieldIssue } from "../../lib/errors";
 import { formatDate } from "../../lib/format";
 import { type RouterOutputs, useTRPC } from "../../trpc";
+import { FieldError, TextField } from "../field";
+import "./create-token-form.css";
 
 type Issued = RouterOutputs["tokens"]["create"];
 type Scope = "mcp:read" | "mcp:write";
@@ -78,34 +80,20 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
       <h2 id={`${id}-title`} className="section-title">
         New token
       </h2>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-label`}>
-          Name
-        </label>
-        <input
-          ref={labelRef}
-          id={`${id}-label`}
-          className="field__input"
-          value={label}
-          maxLength={100}
-          placeholder="Claude Code on my laptop"
-          onChange={(e) => {
-            setLabel(e.target.value);
-            if (problems.label) setProblems({ ...problems, label: "" });
-            if (create.isError) create.reset();
-          }}
-          aria-invalid={labelError ? true : undefined}
-          aria-describedby={`${id}-label-hint${labelError ? ` ${id}-label-error` : ""}`}
-        />
-        <p id={`${id}-label-hint`} className="field__hint">
-          Shown next to every change the agent makes.
-        </p>
-        {labelError ? (
-          <p id={`${id}-label-error`} className="field__message field__message--error">
-            {labelError}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        label="Name"
+        hint="Shown next to every change the agent makes."
+        error={labelError}
+        inputRef={labelRef}
+        value={label}
+        maxLength={100}
+        placeholder="Claude Code on my laptop"
+        onChange={(value) => {
+          setLabel(value);
+          if (problems.label) setProblems({ ...problems, label: "" });
+          if (create.isError) create.reset();
+        }}
+      />
 
       <fieldset className="choice-group" aria-describedby={problems.scopes ? `${id}-scopes-error` : undefined}>
         <legend className="field__label">What it may do</legend>
@@ -123,11 +111,7 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
             <span className="choice__hint">Create, edit and delete pages where you can edit</span>
           </span>
         </label>
-        {problems.scopes ? (
-          <p id={`${id}-scopes-error`} className="field__message field__message--error">
-            {problems.scopes}
-          </p>
-        ) : null}
+        <FieldError id={`${id}-scopes-error`}>{problems.scopes}</FieldError>
       </fieldset>
 
       <div className="field">
@@ -210,7 +194,7 @@ export function CreateTokenForm({ onIssued, initialWorkspace }: { onIssued: (iss
                 </label>
               ))
             )}
-            {problems.workspaces ? <p className="field__message field__message--error">{problems.workspaces}</p> : null}
+            <FieldError>{problems.workspaces}</FieldError>
           </div>
         ) : null}
       </fieldset>

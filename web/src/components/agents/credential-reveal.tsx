@@ -5,6 +5,7 @@ import { formatDate } from "../../lib/format";
 import { clientConfigs } from "../../lib/mcp-config";
 import { CopyButton } from "../copy-button";
 import { Tabs } from "../tabs";
+import "./credential-reveal.css";
 
 export interface Revealed {
   credential: string;

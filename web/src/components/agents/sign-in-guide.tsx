@@ -2,6 +2,7 @@
 // through OAuth. Each app gets a disclosure, so the list stays short at phone width.
 import { signInGuides } from "../../lib/mcp-config";
 import { CopyButton } from "../copy-button";
+import "./sign-in-guide.css";
 
 export function SignInGuide({ origin }: { origin: string }) {
   const guides = signInGuides(origin);

@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
-import { describeError } from "../../lib/errors";
 import { daysUntil, formatDate } from "../../lib/format";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { AgentIcon } from "../actor-name";
 import { Badge } from "../badges";
-import { ConfirmDialog } from "../confirm-dialog";
+import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
+import { QueryFallback } from "../load-error";
+import { EmptyState } from "../empty-state";
+import "./token-list.css";
 
 type Token = RouterOutputs["tokens"]["list"][number];
 type Issued = RouterOutputs["tokens"]["rotate"];
@@ -83,23 +85,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
     }),
   );
 
-  if (tokens.isPending) {
-    return (
-      <p className="muted" role="status">
-        Loading your tokens…
-      </p>
-    );
-  }
-  if (tokens.isError) {
-    return (
-      <div className="inline-error" role="alert">
-        <p>Your tokens didn’t load. {describeError(tokens.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void tokens.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (!tokens.isSuccess) return <QueryFallback query={tokens} loading="Loading your tokens…" what="Your tokens" />;
 
   const active = tokens.data.filter((t) => t.status === "active");
   const inactive = tokens.data.filter((t) => t.status !== "active");
@@ -108,10 +94,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
   return (
     <>
       {active.length === 0 ? (
-        <div className="empty-state empty-state--compact">
-          <p className="empty-state__title">No active tokens</p>
-          <p className="empty-state__text">Create a token, then give it to your agent.</p>
-        </div>
+        <EmptyState title="No active tokens">Create a token, then give it to your agent.</EmptyState>
       ) : null}
       {shown.length > 0 ? (
         <ul className="token-list" aria-label="Your tokens">
@@ -209,12 +192,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
         confirmLabel="Rotate"
         pendingLabel="Rotating…"
         tone="primary"
-        pending={rotate.isPending}
-        error={rotate.error ? describeError(rotate.error) : null}
-        onCancel={() => {
-          setRotating(null);
-          rotate.reset();
-        }}
+        {...confirmsMutation(rotate, () => setRotating(null))}
         onConfirm={() => {
           if (rotating) rotate.mutate({ token_id: rotating.token_id });
         }}
@@ -229,12 +207,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
         title={`Revoke “${revoking?.label ?? ""}”?`}
         confirmLabel="Revoke"
         pendingLabel="Revoking…"
-        pending={revoke.isPending}
-        error={revoke.error ? describeError(revoke.error) : null}
-        onCancel={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
+        {...confirmsMutation(revoke, () => setRevoking(null))}
         onConfirm={() => {
           if (revoking) revoke.mutate({ token_id: revoking.token_id });
         }}

@@ -11,6 +11,7 @@ import { CopyButton } from "../copy-button";
 import { TimeAgo } from "../time-ago";
 import { DiffView } from "./diff-view";
 import { specSummary } from "./table-views-field";
+import "./conflict-panel.css";
 
 type PageView = RouterOutputs["pages"]["get"];
 
@@ -65,41 +66,14 @@ export function ConflictPanel({
       </div>
 
       {iChanged.includes("title") && theyChanged.includes("title") && mine.title !== theirDraft.title ? (
-        <dl className="conflict__fields">
-          <div>
-            <dt>Your title</dt>
-            <dd>{mine.title}</dd>
-          </div>
-          <div>
-            <dt>Their title</dt>
-            <dd>{theirDraft.title}</dd>
-          </div>
-        </dl>
+        <BothSides what="title" mine={mine.title} theirs={theirDraft.title} />
       ) : null}
       {iChanged.includes("summary") && theyChanged.includes("summary") && mine.summary !== theirDraft.summary ? (
-        <dl className="conflict__fields">
-          <div>
-            <dt>Your summary</dt>
-            <dd>{mine.summary || "(none)"}</dd>
-          </div>
-          <div>
-            <dt>Their summary</dt>
-            <dd>{theirDraft.summary || "(none)"}</dd>
-          </div>
-        </dl>
+        <BothSides what="summary" mine={mine.summary || "(none)"} theirs={theirDraft.summary || "(none)"} />
       ) : null}
 
       {iChanged.includes("tables") && theyChanged.includes("tables") && mine.tables !== theirDraft.tables ? (
-        <dl className="conflict__fields">
-          <div>
-            <dt>Your tables</dt>
-            <dd>{tablesList(mine)}</dd>
-          </div>
-          <div>
-            <dt>Their tables</dt>
-            <dd>{tablesList(theirDraft)}</dd>
-          </div>
-        </dl>
+        <BothSides what="tables" mine={tablesList(mine)} theirs={tablesList(theirDraft)} />
       ) : null}
 
       {iChanged.includes("body") || theyChanged.includes("body") ? (
@@ -157,5 +131,21 @@ export function ConflictPanel({
         </div>
       </div>
     </section>
+  );
+}
+
+/** One field both sides changed: theirs under yours. */
+function BothSides({ what, mine, theirs }: { what: string; mine: string; theirs: string }) {
+  return (
+    <dl className="conflict__fields">
+      <div>
+        <dt>{`Your ${what}`}</dt>
+        <dd>{mine}</dd>
+      </div>
+      <div>
+        <dt>{`Their ${what}`}</dt>
+        <dd>{theirs}</dd>
+      </div>
+    </dl>
   );
 }

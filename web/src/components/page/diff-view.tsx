@@ -1,4 +1,5 @@
 import type { DiffLine } from "../../lib/line-diff";
+import "./diff-view.css";
 
 /** A text with the lines the other side lacks highlighted; the full text is always shown. */
 export function DiffView({ lines, label, tone }: { lines: DiffLine[]; label: string; tone: "mine" | "theirs" }) {

@@ -1,19 +1,14 @@
 // Who changed the page, version by version; any earlier version can be read and restored
 // (restoring makes a new version, so the history itself never changes).
 import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Directory } from "../../lib/actors";
-import { describeError, isVersionConflict } from "../../lib/errors";
-import { formatDateTime, plural } from "../../lib/format";
-import { changedCount, diffLines } from "../../lib/line-diff";
-import { useRestoreRevision, useRevision } from "../../lib/collaboration";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
-import { CopyButton } from "../copy-button";
+import { QueryFallback } from "../load-error";
 import { TimeAgo } from "../time-ago";
-import { DiffView } from "./diff-view";
-
-const RenderedBody = lazy(() => import("./rendered-body").then((m) => ({ default: m.RenderedBody })));
+import { RevisionDialog } from "./revision-dialog";
+import "./history-panel.css";
 
 type PageView = RouterOutputs["pages"]["get"];
 
@@ -49,17 +44,8 @@ export function HistoryPanel({
           Close
         </button>
       </div>
-      {history.isPending ? (
-        <p className="muted" role="status">
-          Loading history…
-        </p>
-      ) : history.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The history didn’t load. {describeError(history.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void history.refetch()}>
-            Try again
-          </button>
-        </div>
+      {!history.isSuccess ? (
+        <QueryFallback query={history} loading="Loading history…" what="The history" />
       ) : (
         <ol className="history__list" aria-label="Versions, newest first">
           {history.data.map((rev) => {
@@ -100,147 +86,5 @@ export function HistoryPanel({
         onClose={() => setViewing(null)}
       />
     </aside>
-  );
-}
-
-function RevisionDialog({
-  page,
-  version,
-  directory,
-  canWrite,
-  onClose,
-}: {
-  page: PageView;
-  version: number | null;
-  directory: Directory;
-  canWrite: boolean;
-  onClose: () => void;
-}) {
-  const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
-  const revision = useRevision(page.slug, version);
-  const restore = useRestoreRevision();
-  const [show, setShow] = useState<"page" | "changes">("page");
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (version !== null && !dialog.open) {
-      setShow("page");
-      restore.reset();
-      dialog.showModal();
-    }
-    if (version === null && dialog.open) dialog.close();
-    // Runs when another version is opened or the dialog closes.
-  }, [version]);
-
-  const rev = revision.data;
-  const revBody = rev?.parts.find((p) => p.kind === "markdown" || p.kind === "html")?.body ?? "";
-  const curBody = page.parts.find((p) => p.kind === "markdown" || p.kind === "html")?.body ?? "";
-  const diff = useMemo(() => (show === "changes" ? diffLines(revBody, curBody) : null), [show, revBody, curBody]);
-
-  return (
-    <dialog
-      ref={ref}
-      className="dialog dialog--large"
-      aria-labelledby={`${id}-title`}
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!restore.isPending) onClose();
-      }}
-    >
-      <div className="revision">
-        <div className="revision__head">
-          <div>
-            <h2 id={`${id}-title`} className="dialog__title">
-              Version {version}
-              {rev ? ` · ${rev.title}` : ""}
-            </h2>
-            {rev ? (
-              <p className="revision__meta">
-                <ActorName actor={rev.actor} directory={directory} /> ·{" "}
-                <time dateTime={rev.created_at}>{formatDateTime(rev.created_at)}</time>
-              </p>
-            ) : null}
-          </div>
-          <button type="button" className="button button--small button--quiet" onClick={onClose} disabled={restore.isPending}>
-            Close
-          </button>
-        </div>
-        {revision.isPending ? (
-          <p className="muted" role="status">
-            Loading version {version}…
-          </p>
-        ) : revision.isError ? (
-          <p className="field__error" role="alert">
-            This version didn’t load. {describeError(revision.error)}
-          </p>
-        ) : rev ? (
-          <>
-            <div className="segmented" role="group" aria-label="Show">
-              <button type="button" aria-pressed={show === "page"} onClick={() => setShow("page")}>
-                The page then
-              </button>
-              <button type="button" aria-pressed={show === "changes"} onClick={() => setShow("changes")}>
-                Compared with now
-              </button>
-            </div>
-            <div className="revision__body">
-              {show === "page" ? (
-                <Suspense fallback={<p className="muted">Preparing…</p>}>
-                  <RenderedBody parts={rev.parts} title={rev.title} summary={rev.summary} label={`Version ${rev.version}`} />
-                </Suspense>
-              ) : diff ? (
-                <div className="conflict__columns">
-                  <div className="conflict__side">
-                    <div className="conflict__side-head">
-                      <h3 className="conflict__side-title">Version {rev.version}</h3>
-                      <CopyButton text={revBody} label={`Copy the text of version ${rev.version}`} />
-                    </div>
-                    <DiffView lines={diff.mine} label={`Version ${rev.version}`} tone="theirs" />
-                    <p className="conflict__count">{plural(changedCount(diff.mine), "line")} not in the current version</p>
-                  </div>
-                  <div className="conflict__side">
-                    <div className="conflict__side-head">
-                      <h3 className="conflict__side-title">Now (version {page.version})</h3>
-                      <CopyButton text={curBody} label={`Copy the text of version ${page.version}`} />
-                    </div>
-                    <DiffView lines={diff.theirs} label={`Version ${page.version}`} tone="mine" />
-                    <p className="conflict__count">{plural(changedCount(diff.theirs), "line")} added since</p>
-                  </div>
-                </div>
-              ) : null}
-            </div>
-            {restore.isError ? (
-              <p className="field__error" role="alert">
-                {isVersionConflict(restore.error)
-                  ? "The page changed while you were looking. Close this and check the newest version first."
-                  : describeError(restore.error)}
-              </p>
-            ) : null}
-            {canWrite ? (
-              <div className="dialog__actions">
-                <p className="field__hint revision__hint">
-                  Restoring saves this text as a new version {page.version + 1}; nothing in the history is lost.
-                </p>
-                <button
-                  type="button"
-                  className="button button--primary"
-                  disabled={restore.isPending}
-                  onClick={() =>
-                    restore.mutate(
-                      { slug: page.slug, version: rev.version, expected_version: page.version },
-                      { onSuccess: onClose },
-                    )
-                  }
-                >
-                  {restore.isPending ? "Restoring…" : `Restore version ${rev.version}`}
-                </button>
-              </div>
-            ) : null}
-          </>
-        ) : null}
-      </div>
-    </dialog>
   );
 }

@@ -2,6 +2,7 @@ import { Fragment } from "react";
 import { Link } from "wouter";
 import type { TableViewSpec } from "../../lib/table-cells";
 import { useTables } from "../table/use-table";
+import "./live-tables-note.css";
 
 /** Says that a page shows live tables, and links each one to its grid. */
 export function LiveTablesNote({ workspace, specs }: { workspace: string; specs: TableViewSpec[] }) {

@@ -4,6 +4,7 @@
 // people who only read never download the Markdown renderer.
 import { useDeferredValue, useMemo } from "react";
 import { renderMarkdown } from "../../lib/markdown";
+import "./rendered-body.css";
 
 export interface BodyPart {
   kind: "markdown" | "html" | "table_view";

@@ -1,6 +1,8 @@
 import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useNow } from "../../lib/use-now";
 import { EmailAddress } from "../email-address";
+import { Spinner } from "../spinner";
+import { Field } from "../field";
 
 /** Asking again too soon mostly burns the hourly allowance of codes; a short pause helps. */
 const RESEND_PAUSE_MS = 30_000;
@@ -111,28 +113,28 @@ export function CodeStep({
           ? "This code has expired. Send a new code to continue."
           : `It works until ${timeOf(sent.expiresAt)}. Can’t find it? Look in your spam folder.`}
       </p>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-code`}>
-          Six-digit code
-        </label>
-        <input
-          ref={inputRef}
-          id={`${id}-code`}
-          className="field__input field__input--code"
-          type="text"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          spellCheck={false}
-          placeholder="······"
-          value={code}
-          onChange={change}
-          readOnly={signedIn}
-          aria-invalid={verifyError ? true : undefined}
-          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        />
-      </div>
+      <Field label="Six-digit code">
+        {(control) => (
+          <input
+            ref={inputRef}
+            {...control}
+            className="field__input field__input--code"
+            type="text"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]*"
+            spellCheck={false}
+            placeholder="······"
+            value={code}
+            onChange={change}
+            readOnly={signedIn}
+            // The hint shows above the field, the error under it, apart from the field.
+            aria-invalid={verifyError ? true : undefined}
+            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+          />
+        )}
+      </Field>
       <p id={`${id}-error`} className="field__error" role="alert">
         {error}
       </p>
@@ -147,7 +149,7 @@ export function CodeStep({
       >
         {verifying || signedIn ? (
           <>
-            <span className="spinner spinner--inline" aria-hidden="true" /> {signedIn ? "Signing in…" : "Checking…"}
+            <Spinner inline /> {signedIn ? "Signing in…" : "Checking…"}
           </>
         ) : (
           "Sign in"

@@ -1,4 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef } from "react";
+import { Spinner } from "../spinner";
+import { Field } from "../field";
 
 export function EmailStep({
   email,
@@ -44,35 +46,35 @@ export function EmailStep({
       <p className="notice" role="status" aria-live="polite">
         {notice}
       </p>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-email`}>
-          E-mail address
-        </label>
-        <input
-          ref={inputRef}
-          id={`${id}-email`}
-          className="field__input"
-          type="email"
-          name="email"
-          autoComplete="email"
-          autoCapitalize="off"
-          spellCheck={false}
-          inputMode="email"
-          placeholder="you@example.com"
-          required
-          value={email}
-          onChange={(e) => onEmailChange(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
-      </div>
+      <Field label="E-mail address">
+        {(control) => (
+          <input
+            ref={inputRef}
+            {...control}
+            className="field__input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            autoCapitalize="off"
+            spellCheck={false}
+            inputMode="email"
+            placeholder="you@example.com"
+            required
+            value={email}
+            onChange={(e) => onEmailChange(e.target.value)}
+            // The error shows under the button, apart from the field.
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+          />
+        )}
+      </Field>
       <p id={`${id}-error`} className="field__error" role="alert">
         {error}
       </p>
       <button type="submit" className="button button--primary button--block" disabled={sending} aria-disabled={sending}>
         {sending ? (
           <>
-            <span className="spinner spinner--inline" aria-hidden="true" /> Sending your code…
+            <Spinner inline /> Sending your code…
           </>
         ) : (
           "Send me a code"

@@ -7,6 +7,7 @@ import { BrandMark } from "../brand";
 import { CodeStep, type SentCode } from "./code-step";
 import { EmailStep } from "./email-step";
 import { looksLikeEmail, requestCodeError, verifyCodeError } from "./sign-in-messages";
+import "./sign-in.css";
 
 export function SignInScreen({ next = "/", notice = null }: { next?: string; notice?: string | null }) {
   const trpc = useTRPC();

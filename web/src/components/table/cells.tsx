@@ -1,8 +1,9 @@
 // One cell of a data table, shown (CellValue) or typed into (CellInput), by column type:
 // numbers right-aligned, yes/no as a checkbox, dates as dates, links as links, choices as
 // tags. Inputs carry their column name (data-column) so an editor can focus any of them.
-import type { KeyboardEvent } from "react";
+import type { ChangeEvent, KeyboardEvent } from "react";
 import { type Cell, type Column, cellText, dateInputType, formatDateCell, isDateOnly, shortUrl } from "../../lib/table-cells";
+import "./cells.css";
 
 export function CellValue({ column, value }: { column: Column; value: Cell | undefined }) {
   if (value === null || value === undefined || value === "") return null;
@@ -92,6 +93,8 @@ export function CellInput({
     onKeyDown,
   };
   const inputClass = `cell-input ${stacked ? "cell-input--stacked" : ""}`;
+  /** Every input typed into as text. */
+  const typed = { ...common, value, onChange: (e: ChangeEvent<HTMLInputElement>) => onChange(e.target.value) };
   switch (column.type) {
     case "boolean":
       return (
@@ -119,52 +122,14 @@ export function CellInput({
       );
     }
     case "date":
-      return (
-        <input
-          {...common}
-          type={dateInputType(value)}
-          className={`${inputClass} cell-input--date`}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      return <input {...typed} type={dateInputType(value)} className={`${inputClass} cell-input--date`} />;
     case "number":
-      return (
-        <input
-          {...common}
-          type="text"
-          inputMode="decimal"
-          autoComplete="off"
-          className={`${inputClass} cell-input--number`}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      return <input {...typed} type="text" inputMode="decimal" autoComplete="off" className={`${inputClass} cell-input--number`} />;
     case "url":
       return (
-        <input
-          {...common}
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="https://"
-          className={inputClass}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input {...typed} type="url" inputMode="url" autoComplete="off" spellCheck={false} placeholder="https://" className={inputClass} />
       );
     case "text":
-      return (
-        <input
-          {...common}
-          type="text"
-          autoComplete="off"
-          className={inputClass}
-          value={value}
-          maxLength={10_000}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      return <input {...typed} type="text" autoComplete="off" className={inputClass} maxLength={10_000} />;
   }
 }

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
 import type { TheirRow } from "./row-conflict";
 import { useDeleteRow, useFetchNewest, usePatchRows, useRefreshTable } from "./use-table";
+import "./delete-row-dialog.css";
 
 export interface DeleteTarget {
   row: Row;

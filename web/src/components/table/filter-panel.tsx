@@ -1,9 +1,10 @@
 // Filters, one control per column: "is" for every type, and for numbers and dates also
 // "at least", "at most" and "between". Applied together (Enter or "Apply"); each active
-// filter also shows as a chip that removes it.
+// filter also shows as a chip that removes it (filter-chips.tsx).
 import { type FormEvent, useId, useState } from "react";
-import { type Column, type ColumnFilter, type FilterState, activeFilters, filterSummary, parseInput } from "../../lib/table-cells";
+import { type Column, type ColumnFilter, type FilterState, parseInput } from "../../lib/table-cells";
 import { CellInput } from "./cells";
+import "./filter-panel.css";
 
 type Op = "any" | "eq" | "gte" | "lte" | "between";
 
@@ -13,13 +14,15 @@ interface Draft {
   b: string;
 }
 
+const NO_FILTER: Draft = { op: "any", a: "", b: "" };
+
 function draftOf(f: ColumnFilter | undefined): Draft {
-  if (!f) return { op: "any", a: "", b: "" };
+  if (!f) return NO_FILTER;
   if (f.eq) return { op: "eq", a: f.eq, b: "" };
   if (f.gte && f.lte) return { op: "between", a: f.gte, b: f.lte };
   if (f.gte) return { op: "gte", a: f.gte, b: "" };
   if (f.lte) return { op: "lte", a: f.lte, b: "" };
-  return { op: "any", a: "", b: "" };
+  return NO_FILTER;
 }
 
 function filterOf(d: Draft): ColumnFilter | null {
@@ -60,7 +63,7 @@ export function FilterPanel({
   const [problems, setProblems] = useState<Record<string, string>>({});
 
   const set = (name: string, change: Partial<Draft>) => {
-    setDrafts((prev) => ({ ...prev, [name]: { ...(prev[name] ?? { op: "any", a: "", b: "" }), ...change } }));
+    setDrafts((prev) => ({ ...prev, [name]: { ...(prev[name] ?? NO_FILTER), ...change } }));
     setProblems(({ [name]: _gone, ...rest }) => rest);
   };
 
@@ -69,7 +72,7 @@ export function FilterPanel({
     const next: FilterState = {};
     const found: Record<string, string> = {};
     for (const col of columns) {
-      const f = filterOf(drafts[col.name] ?? { op: "any", a: "", b: "" });
+      const f = filterOf(drafts[col.name] ?? NO_FILTER);
       if (!f) continue;
       for (const raw of [f.eq, f.gte, f.lte]) {
         if (raw === undefined) continue;
@@ -103,84 +106,16 @@ export function FilterPanel({
         <p className="field__hint">Rows that match every filter show. Text matches exactly; dates match the whole day.</p>
       </div>
       <div className="filter-panel__list">
-        {columns.map((col, i) => {
-          const d = drafts[col.name] ?? { op: "any", a: "", b: "" };
-          const ranged = isRanged(col);
-          const needsValue = d.op !== "any";
-          const problem = problems[col.name];
-          const inputLabel = (which: "a" | "b") =>
-            d.op === "between" ? `${col.name} ${which === "a" ? "from" : "to"}` : `${col.name} value`;
-          return (
-            <div key={col.name} className="filter-row" role="group" aria-labelledby={`${id}-${i}-name`}>
-              <span id={`${id}-${i}-name`} className="filter-row__name">
-                {col.name}
-              </span>
-              <select
-                className="select filter-row__op"
-                aria-label={`How to filter ${col.name}`}
-                value={d.op}
-                onChange={(e) => set(col.name, { op: e.target.value as Op })}
-              >
-                <option value="any">Any</option>
-                <option value="eq">is</option>
-                {ranged ? (
-                  <>
-                    <option value="gte">{col.type === "date" ? "on or after" : "at least"}</option>
-                    <option value="lte">{col.type === "date" ? "on or before" : "at most"}</option>
-                    <option value="between">between</option>
-                  </>
-                ) : null}
-              </select>
-              {needsValue ? (
-                <span className="filter-row__values">
-                  {col.type === "boolean" ? (
-                    <select
-                      className="select"
-                      aria-label={inputLabel("a")}
-                      value={d.a}
-                      onChange={(e) => set(col.name, { a: e.target.value })}
-                    >
-                      <option value="">Choose…</option>
-                      <option value="true">Yes</option>
-                      <option value="false">No</option>
-                    </select>
-                  ) : (
-                    <CellInput
-                      column={{ ...col, required: false }}
-                      value={d.a}
-                      onChange={(v) => set(col.name, { a: v })}
-                      id={`${id}-${i}-a`}
-                      label={inputLabel("a")}
-                      invalid={Boolean(problem)}
-                      describedBy={problem ? `${id}-${i}-p` : undefined}
-                    />
-                  )}
-                  {d.op === "between" ? (
-                    <>
-                      <span className="muted" aria-hidden="true">
-                        –
-                      </span>
-                      <CellInput
-                        column={{ ...col, required: false }}
-                        value={d.b}
-                        onChange={(v) => set(col.name, { b: v })}
-                        id={`${id}-${i}-b`}
-                        label={inputLabel("b")}
-                        invalid={Boolean(problem)}
-                        describedBy={problem ? `${id}-${i}-p` : undefined}
-                      />
-                    </>
-                  ) : null}
-                </span>
-              ) : null}
-              {problem ? (
-                <p id={`${id}-${i}-p`} className="cell-problem filter-row__problem">
-                  {problem}
-                </p>
-              ) : null}
-            </div>
-          );
-        })}
+        {columns.map((col, i) => (
+          <FilterRow
+            key={col.name}
+            column={col}
+            draft={drafts[col.name] ?? NO_FILTER}
+            problem={problems[col.name]}
+            id={`${id}-${i}`}
+            onChange={(change) => set(col.name, change)}
+          />
+        ))}
       </div>
       <p className="field__error" role="alert">
         {serverProblem}
@@ -200,39 +135,87 @@ export function FilterPanel({
   );
 }
 
-/** The filters in force, each a chip that removes it. */
-export function FilterChips({
-  columns,
-  filters,
-  onRemove,
-  onClear,
+/** One column's filter: how ("is", "at least", …) and the value or values. */
+function FilterRow({
+  column: col,
+  draft: d,
+  problem,
+  id,
+  onChange,
 }: {
-  columns: Column[];
-  filters: FilterState;
-  onRemove: (column: string) => void;
-  onClear: () => void;
+  column: Column;
+  draft: Draft;
+  problem: string | undefined;
+  /** Prefix of the ids of its parts. */
+  id: string;
+  onChange: (change: Partial<Draft>) => void;
 }) {
-  const active = activeFilters(columns, filters);
-  if (active.length === 0) return null;
+  const ranged = isRanged(col);
+  const needsValue = d.op !== "any";
+  const inputLabel = (which: "a" | "b") => (d.op === "between" ? `${col.name} ${which === "a" ? "from" : "to"}` : `${col.name} value`);
   return (
-    <ul className="filter-chips" aria-label="Filters in force">
-      {active.map(([col, f]) => (
-        <li key={col.name} className="filter-chip">
-          <span>{filterSummary(col, f)}</span>
-          <button type="button" className="filter-chip__remove" onClick={() => onRemove(col.name)} aria-label={`Remove the filter ${filterSummary(col, f)}`}>
-            <svg width="10" height="10" viewBox="0 0 10 10" aria-hidden="true" focusable="false">
-              <path d="M2 2l6 6M8 2 2 8" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-            </svg>
-          </button>
-        </li>
-      ))}
-      {active.length > 1 ? (
-        <li>
-          <button type="button" className="button--inline-link filter-chips__clear" onClick={onClear}>
-            Clear all
-          </button>
-        </li>
+    <div className="filter-row" role="group" aria-labelledby={`${id}-name`}>
+      <span id={`${id}-name`} className="filter-row__name">
+        {col.name}
+      </span>
+      <select
+        className="select filter-row__op"
+        aria-label={`How to filter ${col.name}`}
+        value={d.op}
+        onChange={(e) => onChange({ op: e.target.value as Op })}
+      >
+        <option value="any">Any</option>
+        <option value="eq">is</option>
+        {ranged ? (
+          <>
+            <option value="gte">{col.type === "date" ? "on or after" : "at least"}</option>
+            <option value="lte">{col.type === "date" ? "on or before" : "at most"}</option>
+            <option value="between">between</option>
+          </>
+        ) : null}
+      </select>
+      {needsValue ? (
+        <span className="filter-row__values">
+          {col.type === "boolean" ? (
+            <select className="select" aria-label={inputLabel("a")} value={d.a} onChange={(e) => onChange({ a: e.target.value })}>
+              <option value="">Choose…</option>
+              <option value="true">Yes</option>
+              <option value="false">No</option>
+            </select>
+          ) : (
+            <CellInput
+              column={{ ...col, required: false }}
+              value={d.a}
+              onChange={(v) => onChange({ a: v })}
+              id={`${id}-a`}
+              label={inputLabel("a")}
+              invalid={Boolean(problem)}
+              describedBy={problem ? `${id}-p` : undefined}
+            />
+          )}
+          {d.op === "between" ? (
+            <>
+              <span className="muted" aria-hidden="true">
+                –
+              </span>
+              <CellInput
+                column={{ ...col, required: false }}
+                value={d.b}
+                onChange={(v) => onChange({ b: v })}
+                id={`${id}-b`}
+                label={inputLabel("b")}
+                invalid={Boolean(problem)}
+                describedBy={problem ? `${id}-p` : undefined}
+              />
+            </>
+          ) : null}
+        </span>
       ) : null}
-    </ul>
+      {problem ? (
+        <p id={`${id}-p`} className="cell-problem filter-row__problem">
+          {problem}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -9,6 +9,8 @@ import { ActorName } from "../actor-name";
 import { CopyButton } from "../copy-button";
 import { TimeAgo } from "../time-ago";
 import { CellValue } from "./cells";
+import "../page/conflict-panel.css";
+import "./row-conflict.css";
 
 /** The newest version of a row: from the list, or from its history (then maybe deleted). */
 export interface TheirRow {

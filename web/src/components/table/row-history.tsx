@@ -1,15 +1,17 @@
 // Who changed a row, version by version, and what each version changed; a deletion is
 // marked as such (its values are gone, the earlier versions stay readable).
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useRef } from "react";
+import { useId } from "react";
 import type { Directory } from "../../lib/actors";
-import { describeError } from "../../lib/errors";
 import { formatDateTime } from "../../lib/format";
 import { type Column, type RowRevision, type RowValues, sameCell } from "../../lib/table-cells";
 import { useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
+import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
 import { CellValue } from "./cells";
+import { QueryFallback } from "../load-error";
+import "./row-history.css";
 
 export interface HistoryTarget {
   rowId: string;
@@ -32,7 +34,6 @@ export function RowHistoryDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const ref = useRef<HTMLDialogElement>(null);
   const trpc = useTRPC();
   const history = useQuery(
     trpc.rows.history.queryOptions(
@@ -41,23 +42,8 @@ export function RowHistoryDialog({
     ),
   );
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (target && !dialog.open) dialog.showModal();
-    if (!target && dialog.open) dialog.close();
-  }, [target]);
-
   return (
-    <dialog
-      ref={ref}
-      className="dialog dialog--wide row-history"
-      aria-labelledby={`${id}-title`}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
+    <ModalDialog open={target !== null} className="dialog dialog--wide row-history" labelledBy={`${id}-title`} onCancel={onClose}>
       <div className="revision__head">
         <div>
           <h2 id={`${id}-title`} className="dialog__title">
@@ -69,17 +55,8 @@ export function RowHistoryDialog({
           Close
         </button>
       </div>
-      {!target ? null : history.isPending ? (
-        <p className="muted" role="status">
-          Loading the history…
-        </p>
-      ) : history.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The history didn’t load. {describeError(history.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void history.refetch()}>
-            Try again
-          </button>
-        </div>
+      {!target ? null : !history.isSuccess ? (
+        <QueryFallback query={history} loading="Loading the history…" what="The history" />
       ) : history.data.length === 0 ? (
         <p className="muted">No versions are recorded for this row.</p>
       ) : (
@@ -96,7 +73,7 @@ export function RowHistoryDialog({
           ))}
         </ol>
       )}
-    </dialog>
+    </ModalDialog>
   );
 }
 

@@ -1,10 +1,13 @@
 import { Link } from "wouter";
 import { type Directory, describeEvent } from "../../lib/actors";
-import { describeError } from "../../lib/errors";
 import { formatDate } from "../../lib/format";
 import { type ActivityEvent, useActivity } from "../../lib/collaboration";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
+import { QueryFallback } from "../load-error";
+import { EmptyState } from "../empty-state";
+import "./panels.css";
+import "./activity-panel.css";
 
 function dayOf(iso: string): string {
   const d = new Date(iso);
@@ -40,30 +43,11 @@ function EventText({ event, slug, directory }: { event: ActivityEvent; slug: str
 export function ActivityPanel({ slug, directory }: { slug: string; directory: Directory }) {
   const activity = useActivity(slug, true);
 
-  if (activity.isPending) {
-    return (
-      <p className="muted" role="status">
-        Loading activity…
-      </p>
-    );
-  }
-  if (activity.isError) {
-    return (
-      <div className="inline-error" role="alert">
-        <p>The activity didn’t load. {describeError(activity.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void activity.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (!activity.isSuccess) return <QueryFallback query={activity} loading="Loading activity…" what="The activity" />;
   const events = activity.data.pages.flatMap((p) => p.events);
   if (events.length === 0) {
     return (
-      <div className="empty-state empty-state--compact">
-        <p className="empty-state__title">Nothing has happened here yet</p>
-        <p className="empty-state__text">Changes by people and agents will show up here as they happen.</p>
-      </div>
+      <EmptyState title="Nothing has happened here yet">Changes by people and agents will show up here as they happen.</EmptyState>
     );
   }
 

@@ -4,8 +4,12 @@ import { describeError } from "../../lib/errors";
 import { useSetAgentBlocked, useWorkspaceAgents, type WorkspaceAgent } from "../../lib/collaboration";
 import { AgentIcon } from "../actor-name";
 import { Badge } from "../badges";
-import { ConfirmDialog } from "../confirm-dialog";
+import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";
+import { QueryFallback } from "../load-error";
+import { EmptyState } from "../empty-state";
+import "./panels.css";
+import "./agents-panel.css";
 
 /** The agents (tokens) that have acted here, for whom, when; an owner can cut one off. */
 export function AgentsPanel({ slug, canManage }: { slug: string; canManage: boolean }) {
@@ -29,25 +33,13 @@ export function AgentsPanel({ slug, canManage }: { slug: string; canManage: bool
           ? " Cutting one off stops it here at once; its token keeps working in other workspaces."
           : null}
       </p>
-      {agents.isPending ? (
-        <p className="muted" role="status">
-          Loading agents…
-        </p>
-      ) : agents.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The agents didn’t load. {describeError(agents.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void agents.refetch()}>
-            Try again
-          </button>
-        </div>
+      {!agents.isSuccess ? (
+        <QueryFallback query={agents} loading="Loading agents…" what="The agents" />
       ) : agents.data.length === 0 ? (
-        <div className="empty-state empty-state--compact">
-          <p className="empty-state__title">No agent has worked here yet</p>
-          <p className="empty-state__text">
-            Create a token in <Link href="/settings/agents">Connected agents</Link> and give it to Claude Code or another
-            MCP client.
-          </p>
-        </div>
+        <EmptyState title="No agent has worked here yet">
+          Create a token in <Link href="/settings/agents">Connected agents</Link> and give it to Claude Code or another MCP
+          client.
+        </EmptyState>
       ) : (
         <ul className="agent-list" aria-label="Agents">
           {agents.data.map((agent) => (
@@ -103,12 +95,7 @@ export function AgentsPanel({ slug, canManage }: { slug: string; canManage: bool
         title={`Cut ${cutting?.label ?? "this agent"} off?`}
         confirmLabel="Cut off"
         pendingLabel="Cutting off…"
-        pending={setBlocked.isPending}
-        error={setBlocked.error ? describeError(setBlocked.error) : null}
-        onCancel={() => {
-          setCutting(null);
-          setBlocked.reset();
-        }}
+        {...confirmsMutation(setBlocked, () => setCutting(null))}
         onConfirm={() => {
           if (cutting) {
             setBlocked.mutate({ slug, token_id: cutting.token_id, blocked: true }, { onSuccess: () => setCutting(null) });

@@ -3,9 +3,13 @@ import { describeError, fieldIssue } from "../../lib/errors";
 import { type Member, type Role, useAddMember, useMembers, useRemoveMember, useSetMemberRole } from "../../lib/collaboration";
 import { looksLikeEmail } from "../sign-in/sign-in-messages";
 import { ROLE_NAMES } from "../badges";
-import { ConfirmDialog } from "../confirm-dialog";
+import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { EmailAddress } from "../email-address";
 import { TimeAgo } from "../time-ago";
+import { QueryFallback } from "../load-error";
+import { Field } from "../field";
+import "./panels.css";
+import "./members-panel.css";
 
 const ROLE_HINTS: Record<Role, string> = {
   owner: "Everything, including members, agents and visibility",
@@ -27,17 +31,8 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
         People
       </h2>
       {canManage ? <InviteForm slug={slug} /> : null}
-      {members.isPending ? (
-        <p className="muted" role="status">
-          Loading people…
-        </p>
-      ) : members.isError ? (
-        <div className="inline-error" role="alert">
-          <p>The member list didn’t load. {describeError(members.error)}</p>
-          <button type="button" className="button button--small" onClick={() => void members.refetch()}>
-            Try again
-          </button>
-        </div>
+      {!members.isSuccess ? (
+        <QueryFallback query={members} loading="Loading people…" what="The member list" />
       ) : (
         <ul className="member-list" aria-label="Members">
           {members.data.map((m) => {
@@ -114,12 +109,7 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
         title={removing?.user_id === meId ? "Leave this workspace?" : `Remove ${removing?.email ?? ""}?`}
         confirmLabel={removing?.user_id === meId ? "Leave" : "Remove"}
         pendingLabel="Removing…"
-        pending={remove.isPending}
-        error={remove.error ? describeError(remove.error) : null}
-        onCancel={() => {
-          setRemoving(null);
-          remove.reset();
-        }}
+        {...confirmsMutation(remove, () => setRemoving(null))}
         onConfirm={() => {
           if (removing) remove.mutate({ slug, user_id: removing.user_id }, { onSuccess: () => setRemoving(null) });
         }}
@@ -165,40 +155,39 @@ function InviteForm({ slug }: { slug: string }) {
 
   return (
     <form className="invite-form" onSubmit={submit} noValidate aria-label="Add a person">
-      <div className="field invite-form__email">
-        <label className="field__label" htmlFor={`${id}-email`}>
-          Add a person by e-mail
-        </label>
-        <input
-          id={`${id}-email`}
-          className="field__input"
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          placeholder="ana@example.com"
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setProblem(null);
-            setAdded(null);
-            if (add.isError) add.reset();
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-        />
-      </div>
-      <div className="field invite-form__role">
-        <label className="field__label" htmlFor={`${id}-role`}>
-          Role
-        </label>
-        <select id={`${id}-role`} className="select select--field" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          <option value="editor">Editor</option>
-          <option value="viewer">Viewer</option>
-          <option value="owner">Owner</option>
-        </select>
-      </div>
+      <Field className="invite-form__email" label="Add a person by e-mail">
+        {(control) => (
+          <input
+            {...control}
+            className="field__input"
+            type="email"
+            inputMode="email"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder="ana@example.com"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setProblem(null);
+              setAdded(null);
+              if (add.isError) add.reset();
+            }}
+            // The hint and the error show under the whole form.
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+          />
+        )}
+      </Field>
+      <Field className="invite-form__role" label="Role">
+        {(control) => (
+          <select {...control} className="select select--field" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <option value="editor">Editor</option>
+            <option value="viewer">Viewer</option>
+            <option value="owner">Owner</option>
+          </select>
+        )}
+      </Field>
       <button type="submit" className="button button--primary invite-form__submit" disabled={add.isPending}>
         {add.isPending ? "Adding…" : "Add"}
       </button>

@@ -2,10 +2,12 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { Directory } from "../../lib/actors";
-import { describeError } from "../../lib/errors";
 import { useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
+import { LoadError } from "../load-error";
+import { EmptyState } from "../empty-state";
+import "./panels.css";
 
 const PAGE_SIZE = 25;
 
@@ -40,31 +42,16 @@ export function PagesPanel({
   }
   if (pages.isError) {
     return (
-      <div className="inline-error" role="alert">
-        <p>The pages didn’t load. {describeError(pages.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void pages.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError what="The pages" error={pages.error} onRetry={() => void pages.refetch()} />
     );
   }
 
   const all = pages.data.pages.flatMap((p) => p.pages);
   if (all.length === 0) {
     return (
-      <section className="empty-state empty-state--compact">
-        <h2 className="empty-state__title">No pages yet</h2>
-        <p className="empty-state__text">
-          {canWrite
-            ? "Write the first one here, or let a connected agent create pages through MCP."
-            : "Nothing has been written here yet."}
-        </p>
-        {canWrite ? (
-          <button type="button" className="button button--primary" onClick={onNewPage}>
-            Write the first page
-          </button>
-        ) : null}
-      </section>
+      <EmptyState title="No pages yet" heading action={canWrite ? { label: "Write the first page", onClick: onNewPage } : null}>
+        {canWrite ? "Write the first one here, or let a connected agent create pages through MCP." : "Nothing has been written here yet."}
+      </EmptyState>
     );
   }
 

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { describeError } from "../../lib/errors";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { VisibilityBadge } from "../badges";
-import { ConfirmDialog } from "../confirm-dialog";
+import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { CopyButton } from "../copy-button";
+import "./panels.css";
+import "./sharing-panel.css";
 
 type Workspace = RouterOutputs["workspaces"]["get"];
 
@@ -90,12 +91,7 @@ export function SharingPanel({ workspace }: { workspace: Workspace }) {
         confirmLabel="Make public"
         pendingLabel="Publishing…"
         tone="primary"
-        pending={setVisibility.isPending}
-        error={setVisibility.error ? describeError(setVisibility.error) : null}
-        onCancel={() => {
-          setConfirming(null);
-          setVisibility.reset();
-        }}
+        {...confirmsMutation(setVisibility, () => setConfirming(null))}
         onConfirm={() => setVisibility.mutate({ slug: workspace.slug, visibility: "public" })}
       >
         <p>
@@ -109,12 +105,7 @@ export function SharingPanel({ workspace }: { workspace: Workspace }) {
         confirmLabel="Make private"
         pendingLabel="Saving…"
         tone="primary"
-        pending={setVisibility.isPending}
-        error={setVisibility.error ? describeError(setVisibility.error) : null}
-        onCancel={() => {
-          setConfirming(null);
-          setVisibility.reset();
-        }}
+        {...confirmsMutation(setVisibility, () => setConfirming(null))}
         onConfirm={() => setVisibility.mutate({ slug: workspace.slug, visibility: "private" })}
       >
         <p>

@@ -1,8 +1,10 @@
 import { Link } from "wouter";
-import { describeError } from "../../lib/errors";
 import { plural } from "../../lib/format";
 import { typeLabel } from "../../lib/table-cells";
 import { useTables } from "../table/use-table";
+import { LoadError } from "../load-error";
+import { EmptyState } from "../empty-state";
+import "./panels.css";
 
 /** The workspace's data tables, each a link to its grid ("New table" is in the header). */
 export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canWrite: boolean; onNewTable: () => void }) {
@@ -19,30 +21,17 @@ export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canW
   }
   if (query.isError) {
     return (
-      <div className="inline-error" role="alert">
-        <p>The tables didn’t load. {describeError(query.error)}</p>
-        <button type="button" className="button button--small" onClick={() => void query.refetch()}>
-          Try again
-        </button>
-      </div>
+      <LoadError what="The tables" error={query.error} onRetry={() => void query.refetch()} />
     );
   }
 
   if (tables.length === 0) {
     return (
-      <section className="empty-state empty-state--compact">
-        <h2 className="empty-state__title">No tables yet</h2>
-        <p className="empty-state__text">
-          {canWrite
-            ? "A table keeps rows of typed values (text, numbers, dates, links, choices) that people and agents update, and pages can show it live."
-            : "Nothing has been put in a table here yet."}
-        </p>
-        {canWrite ? (
-          <button type="button" className="button button--primary" onClick={onNewTable}>
-            Create the first table
-          </button>
-        ) : null}
-      </section>
+      <EmptyState title="No tables yet" heading action={canWrite ? { label: "Create the first table", onClick: onNewTable } : null}>
+        {canWrite
+          ? "A table keeps rows of typed values (text, numbers, dates, links, choices) that people and agents update, and pages can show it live."
+          : "Nothing has been put in a table here yet."}
+      </EmptyState>
     );
   }
 

@@ -2,8 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError, fieldIssue, isConflict } from "../../lib/errors";
-import { SLUG_MAX, slugify, slugProblem } from "../../lib/slug";
+import { SLUG_MAX, slugProblem } from "../../lib/slug";
 import { useTRPC } from "../../trpc";
+import { TextField } from "../field";
+import { SlugField, useNameAndSlug } from "../slug-field";
+import { Spinner } from "../spinner";
 
 /** Name and slug of a new workspace; the slug follows the name until edited by hand. */
 export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
@@ -11,9 +14,6 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [name, setName] = useState("");
-  const [slug, setSlug] = useState("");
-  const [slugEdited, setSlugEdited] = useState(false);
   const [showProblems, setShowProblems] = useState(false);
   const nameRef = useRef<HTMLInputElement>(null);
   const slugRef = useRef<HTMLInputElement>(null);
@@ -26,6 +26,9 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
       },
     }),
   );
+  const { name, slug, changeName, changeSlug } = useNameAndSlug(() => {
+    if (create.isError) create.reset();
+  });
 
   const nameProblem = name.trim() ? null : "Give the workspace a name.";
   const localSlugProblem = slugProblem(slug);
@@ -60,64 +63,29 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
         New workspace
       </h2>
       <div className="form-grid">
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-name`}>
-            Name
-          </label>
-          <input
-            ref={nameRef}
-            id={`${id}-name`}
-            className="field__input"
-            value={name}
-            maxLength={100}
-            autoFocus
-            placeholder="Research notes"
-            onChange={(e) => {
-              setName(e.target.value);
-              if (!slugEdited) setSlug(slugify(e.target.value));
-              if (create.isError) create.reset();
-            }}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? `${id}-name-error` : undefined}
-          />
-          {nameError ? (
-            <p id={`${id}-name-error`} className="field__message field__message--error">
-              {nameError}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-slug`}>
-            Slug
-          </label>
-          <input
-            ref={slugRef}
-            id={`${id}-slug`}
-            className="field__input field__input--mono"
-            value={slug}
-            maxLength={SLUG_MAX + 10}
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            placeholder="research-notes"
-            onChange={(e) => {
-              setSlug(e.target.value);
-              setSlugEdited(e.target.value !== "");
-              if (create.isError) create.reset();
-            }}
-            aria-invalid={slugError ? true : undefined}
-            aria-describedby={`${id}-slug-hint${slugError ? ` ${id}-slug-error` : ""}`}
-          />
-          <p id={`${id}-slug-hint`} className="field__hint">
-            Lower-case letters, digits and hyphens; up to {SLUG_MAX}. It’s in the address:{" "}
-            <span className="mono">/app/buckets/{slug || "…"}</span>
-          </p>
-          {slugError ? (
-            <p id={`${id}-slug-error`} className="field__message field__message--error">
-              {slugError}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          label="Name"
+          error={nameError}
+          inputRef={nameRef}
+          value={name}
+          maxLength={100}
+          autoFocus
+          placeholder="Research notes"
+          onChange={changeName}
+        />
+        <SlugField
+          inputRef={slugRef}
+          value={slug}
+          placeholder="research-notes"
+          onChange={changeSlug}
+          error={slugError}
+          hint={
+            <>
+              Lower-case letters, digits and hyphens; up to {SLUG_MAX}. It’s in the address:{" "}
+              <span className="mono">/app/buckets/{slug || "…"}</span>
+            </>
+          }
+        />
       </div>
       <p className="field__error" role="alert">
         {otherError}
@@ -131,7 +99,7 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
         <button type="submit" className="button button--primary" disabled={create.isPending}>
           {create.isPending ? (
             <>
-              <span className="spinner spinner--inline" aria-hidden="true" /> Creating…
+              <Spinner inline /> Creating…
             </>
           ) : (
             "Create workspace"

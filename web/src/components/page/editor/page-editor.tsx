@@ -1,0 +1,193 @@
+// Editing a page: title, summary and the body (Markdown with a live preview, or HTML with a
+// sandboxed preview). Saving says which version it builds on (expected_version); when
+// someone else saved meanwhile, the conflict panel shows both texts and lets the person
+// choose, and nothing typed is ever thrown away. The state lives in editor-session.ts
+// (what is on screen), use-page-save.ts (saving) and use-stored-draft.ts (the browser copy).
+import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
+import type { Directory } from "../../../lib/actors";
+import { draftOf, editableKind, keepMine, sameDraft, tablesOf, tablesText } from "../../../lib/draft";
+import { describeError, fieldIssue, isVersionConflict } from "../../../lib/errors";
+import { CopyButton } from "../../copy-button";
+import { TextField } from "../../field";
+import { ConflictPanel } from "../conflict-panel";
+import { TableViewsField } from "../table-views-field";
+import { BodyEditor } from "./body-editor";
+import { EditorBar } from "./editor-bar";
+import { DiscardedText, NewerVersion, ReferenceText, StoredDraftOffer } from "./editor-notes";
+import { type PageView, statusOf } from "./editor-session";
+import { usePageSave } from "./use-page-save";
+import { useStoredDraft } from "./use-stored-draft";
+import "./page-editor.css";
+
+export function PageEditor({
+  page,
+  latest,
+  directory,
+  onClose,
+}: {
+  /** The page as it was when editing started. */
+  page: PageView;
+  /** The newest version the app has heard of (refreshed while editing). */
+  latest: PageView;
+  directory: Directory;
+  onClose: () => void;
+}) {
+  const kind = editableKind(page);
+  const { session, dispatch, save, send } = usePageSave(page);
+  const { base, draft, conflict, conflictError, discarded, reference } = session;
+  const [pane, setPane] = useState<"write" | "preview">("write");
+  const [titleProblem, setTitleProblem] = useState<string | null>(null);
+  const titleRef = useRef<HTMLInputElement>(null);
+  const dirty = !sameDraft(draft, draftOf(base));
+  const stored = useStoredDraft(page.slug, draftOf(page), { dirty, draft, baseVersion: base.version });
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (save.isPending || conflict) return;
+    if (!draft.title.trim()) {
+      setTitleProblem("Give the page a title.");
+      titleRef.current?.focus();
+      return;
+    }
+    setTitleProblem(null);
+    send(base, draft, false);
+  };
+
+  // Ctrl/Cmd+S saves, as in any editor.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const newer = !conflict && latest.version > base.version ? latest : null;
+  const serverError =
+    save.error && !isVersionConflict(save.error) && !conflict
+      ? (fieldIssue(save.error, "title") ?? fieldIssue(save.error, "body_markdown") ?? fieldIssue(save.error, "tables") ?? describeError(save.error))
+      : null;
+
+  return (
+    <form className="editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label={`Edit ${page.title}`}>
+      <EditorBar
+        status={statusOf(session, save.isPending, dirty)}
+        dirty={dirty}
+        pane={pane}
+        onPane={setPane}
+        showPanes={kind !== null && !conflict}
+        saving={save.isPending}
+        showSave={!conflict}
+        onClose={() => {
+          if (stored.leave()) onClose();
+        }}
+      />
+
+      {stored.offer ? (
+        <StoredDraftOffer
+          offer={stored.offer}
+          baseVersion={base.version}
+          onRestore={() => {
+            if (stored.offer) dispatch({ type: "restore-stored", stored: stored.offer });
+            stored.acceptOffer();
+          }}
+          onDiscard={stored.discardOffer}
+        />
+      ) : null}
+
+      {newer ? (
+        <NewerVersion
+          newer={newer}
+          dirty={dirty}
+          directory={directory}
+          onCompare={() => dispatch({ type: "conflict", theirs: newer })}
+          onLoad={() => dispatch({ type: "load", page: newer })}
+        />
+      ) : null}
+
+      {discarded ? (
+        <DiscardedText
+          discarded={discarded}
+          onPutBack={() => dispatch({ type: "put-back" })}
+          onDismiss={() => dispatch({ type: "dismiss-discarded" })}
+        />
+      ) : null}
+
+      {conflict ? (
+        <ConflictPanel
+          base={base}
+          mine={draft}
+          theirs={conflict}
+          directory={directory}
+          saving={save.isPending}
+          error={conflictError}
+          onKeepMine={() => {
+            const merged = keepMine(draftOf(base), draft, draftOf(conflict));
+            dispatch({ type: "keep-mine", merged });
+            send(conflict, merged, true);
+          }}
+          onTakeTheirs={() => dispatch({ type: "take-theirs" })}
+          onEditMine={() => dispatch({ type: "combine" })}
+        />
+      ) : (
+        <>
+          {conflictError ? (
+            <div className="callout callout--warn" role="alert">
+              <p>{conflictError}</p>
+              <CopyButton text={draft.body} label="Copy your text" />
+            </div>
+          ) : null}
+          <div className="editor__meta">
+            <TextField
+              label="Title"
+              error={titleProblem}
+              inputRef={titleRef}
+              value={draft.title}
+              maxLength={200}
+              onChange={(title) => {
+                dispatch({ type: "edit", change: { title } });
+                setTitleProblem(null);
+              }}
+            />
+            <TextField
+              label={
+                <>
+                  Summary <span className="field__optional">(optional)</span>
+                </>
+              }
+              value={draft.summary}
+              maxLength={500}
+              onChange={(summary) => dispatch({ type: "edit", change: { summary } })}
+            />
+          </div>
+
+          {reference ? <ReferenceText reference={reference} body={draft.body} onHide={() => dispatch({ type: "hide-reference" })} /> : null}
+
+          {kind === null ? (
+            <p className="callout" role="note">
+              This page is made of tables, which people and agents keep up to date. You can change its title, its summary and
+              which tables it shows here.
+            </p>
+          ) : (
+            <BodyEditor
+              kind={kind}
+              body={draft.body}
+              onChange={(body) => dispatch({ type: "edit", change: { body } })}
+              pane={pane}
+              title={draft.title}
+              summary={draft.summary}
+            />
+          )}
+          <TableViewsField
+            workspace={page.workspace}
+            value={tablesOf(draft)}
+            onChange={(specs) => dispatch({ type: "edit", change: { tables: tablesText(specs) } })}
+            disabled={save.isPending}
+          />
+          <p className="field__error" role="alert">
+            {serverError}
+          </p>
+        </>
+      )}
+    </form>
+  );
+}
