@@ -18,6 +18,8 @@ export const stack = {
   /** The servers' SWEEP_INTERVAL_SECONDS and SWEEP_GRACE_SECONDS, shortened for the run. */
   sweepIntervalSeconds: Number(need("E2E_SWEEP_INTERVAL_SECONDS")),
   sweepGraceSeconds: Number(need("E2E_SWEEP_GRACE_SECONDS")),
+  /** The processes' CACHE_TTL_MS: a change made through one is seen by the others within it. */
+  cacheTtlMs: Number(need("E2E_CACHE_TTL_MS")),
   artifactsDir: need("E2E_ARTIFACTS_DIR"),
   nginxAccessLog: need("E2E_NGINX_ACCESS_LOG"),
   /** A certificate for https://localhost that the server processes trust (OAuth client documents). */
@@ -48,3 +50,16 @@ export const faults = {
   startDb: () => control("/db/start", {}),
   list: () => control("/processes") as Promise<{ name: string; running: boolean; starts: number }[]>,
 };
+
+/**
+ * Polls `probe` until it returns true, for at most the cache bound plus `slackMs`; returns
+ * how long that took (ms), or throws when the bound passed without it.
+ */
+export async function withinCacheBound(what: string, probe: () => Promise<boolean>, slackMs = 500): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    if (await probe()) return Date.now() - t0;
+    if (Date.now() - t0 > stack.cacheTtlMs + slackMs) throw new Error(`${what}: not seen within the cache bound of ${stack.cacheTtlMs} ms (+${slackMs} ms)`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -116,6 +116,11 @@ export interface CollectionDoc {
   bytes: number;
   /** Rows in a table, kept with the collection so the cap is one conditional update. */
   rowCount: number;
+  /**
+   * Moves on after every change to the table's rows or columns (tableChanged): a copy of the
+   * rows read at one version is exact as long as the table is still at that version.
+   */
+  rowsVersion?: number;
   /** As WorkspaceDoc.usageDirtyAt, for rowCount. */
   countDirtyAt: Date | null;
   createdAt: Date;

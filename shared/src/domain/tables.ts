@@ -30,6 +30,14 @@ function newRowId(): string {
   return `row_${Date.now().toString(36).padStart(9, "0")}${rowSeq.toString(36).padStart(4, "0")}${newSecret(9).replace(/[^A-Za-z0-9]/g, "x")}`;
 }
 
+/**
+ * Marks a table as changed (its rows or its columns): every change calls this once it has
+ * written, so anything holding a copy of the rows knows it must read them again.
+ */
+export async function tableChanged(deps: Pick<StoreDeps, "database">, tableId: string): Promise<void> {
+  await deps.database.c.collections.updateOne({ _id: tableId }, { $inc: { rowsVersion: 1 } });
+}
+
 export function tableView(c: CollectionDoc): TableView {
   return { id: c._id, slug: c.slug, name: c.name, kind: c.kind, columns: c.columns, row_count: c.rowCount };
 }
@@ -68,6 +76,7 @@ export async function createCollection(
     columns,
     bytes,
     rowCount: 0,
+    rowsVersion: 0,
     countDirtyAt: null,
     createdAt: now(),
   };
@@ -184,6 +193,7 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: {
     await releaseUsage(database, ws._id, delta);
     throw err;
   }
+  await tableChanged(deps, table._id);
   await recordEvent(deps, { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return { row_ids: rows.map((r) => r._id) };
@@ -252,6 +262,7 @@ export async function updateRow(
     if (!isDuplicateKey(err)) throw err;
   }
   await pruneRowRevisions(deps, next);
+  await tableChanged(deps, table._id);
   await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return rowView(next, true);
@@ -280,6 +291,7 @@ export async function deleteRow(
   // The row goes; its tombstone revision and the event come.
   await releaseUsage(database, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
+  await tableChanged(deps, table._id);
   await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return { row_id: row._id };
