@@ -262,7 +262,15 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
     try {
       await database.c.pages.insertOne(page);
     } catch (err) {
-      await releaseUsage(database, ws._id, delta);
+      // The insert may have reached the database even though it failed here (a dropped
+      // connection): undo it, since the caller sees a failure. Should the undo itself fail,
+      // the page may exist: its slug is kept, and the sweeper finishes the page from its marks.
+      const undone = await database.c.pages.deleteOne({ _id: pageId }).then(
+        () => true,
+        () => false,
+      );
+      if (undone) await releaseUsage(database, ws._id, delta).catch(() => undefined);
+      written = !undone;
       throw err;
     }
     written = true;
@@ -275,7 +283,7 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
       collection: { id: collection._id, slug: collection.slug, name: collection.name, kind: collection.kind },
     };
   } catch (err) {
-    if (!written) await releaseSlug(deps, input.slug, pageId);
+    if (!written) await releaseSlug(deps, input.slug, pageId).catch(() => undefined);
     throw err;
   }
 }
