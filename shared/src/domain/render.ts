@@ -54,9 +54,10 @@ th[align=center],td[align=center]{text-align:center}th[align=right],td[align=rig
 hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
 .atelier-table{margin:1.5rem 0}caption{text-align:left;font-weight:600;padding:.4rem 0;font-family:system-ui,sans-serif}
 .atelier-table table{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:.88rem;font-variant-numeric:tabular-nums}
-.atelier-table th{white-space:nowrap}
-.atelier-table .num{text-align:right}.atelier-table .date{white-space:nowrap}
-.atelier-table .text{min-width:10rem}
+.atelier-table th,.atelier-table td{white-space:nowrap}
+.atelier-table .num{text-align:right}
+.atelier-table td.text{white-space:normal;min-width:12rem;max-width:28rem}
+.atelier-table td.url{white-space:normal;overflow-wrap:anywhere;min-width:10rem}
 .atelier-choice{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.8rem;font-weight:650;white-space:nowrap;color:var(--tone-muted);background:var(--tone-muted-bg)}
 .atelier-choice[data-tone=ok]{color:var(--tone-ok);background:var(--tone-ok-bg)}.atelier-choice[data-tone=info]{color:var(--tone-info);background:var(--tone-info-bg)}
 .atelier-choice[data-tone=warn]{color:var(--tone-warn);background:var(--tone-warn-bg)}.atelier-choice[data-tone=violet]{color:var(--tone-violet);background:var(--tone-violet-bg)}
@@ -147,7 +148,7 @@ function fallback(){var t=d.createElement("textarea");t.value=text;t.setAttribut
 if(navigator.clipboard&&navigator.clipboard.writeText)navigator.clipboard.writeText(text).then(function(){done(true);},fallback);else fallback();}
 var status=d.createElement("p");
 function decorate(){var body=d.querySelector("article.atelier-body");if(!body)return;
-status.setAttribute("role","status");status.style.cssText="position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)";d.body.appendChild(status);
+status.setAttribute("role","status");status.style.cssText="position:absolute;top:0;left:0;margin:0;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)";d.body.appendChild(status);
 body.querySelectorAll("pre").forEach(function(pre){var code=pre.querySelector("code")||pre;var box=d.createElement("div");box.className="atelier-code";pre.parentNode.insertBefore(box,pre);box.appendChild(pre);
 var b=d.createElement("button");b.type="button";b.className="atelier-copy";b.textContent="Copy";b.title="Copy the code";b.addEventListener("click",function(){copy(code.textContent||"",b);});box.appendChild(b);});
 d.querySelectorAll("main a[href]").forEach(function(a){var h=a.getAttribute("href")||"";if(h.charAt(0)!=="#"&&!a.target){a.target="_blank";a.rel="noopener noreferrer";}});}

@@ -47,9 +47,14 @@ function cellHtml(col: ColumnDef, v: CellValue): string {
   }
 }
 
-/** The class attribute of a column's cells and header: numbers line up right, dates never wrap. */
-function cellClass(col: ColumnDef): string {
+/** The class attribute of a column's header: numbers line up right, dates never wrap. */
+function headClass(col: ColumnDef): string {
   return col.type === "number" ? ' class="num"' : col.type === "date" ? ' class="date"' : "";
+}
+
+/** The class attribute of a column's cells: as the header's, and text and links may wrap (the rest never do). */
+function cellClass(col: ColumnDef): string {
+  return col.type === "text" ? ' class="text"' : col.type === "url" ? ' class="url"' : headClass(col);
 }
 
 /** The accessible HTML table for one table_view part. */
@@ -65,7 +70,7 @@ export async function renderTableView(deps: { database: Database }, workspaceId:
     .sort(sortCol ? { [`values.${sortCol.column}`]: sortCol.direction === "desc" ? -1 : 1, _id: 1 } : { _id: 1 })
     .limit(limit)
     .toArray();
-  const head = cols.map((c) => `<th scope="col"${cellClass(c)}>${escapeHtml(c.name)}</th>`).join("");
+  const head = cols.map((c) => `<th scope="col"${headClass(c)}>${escapeHtml(c.name)}</th>`).join("");
   const body = rows.map((r) => `<tr>${cols.map((c) => `<td${cellClass(c)}>${cellHtml(c, r.values[c.name] ?? null)}</td>`).join("")}</tr>`).join("\n");
   const more = table.rowCount > rows.length ? `<p class="atelier-more">Showing ${rows.length} of ${table.rowCount} rows.</p>` : "";
   return `<figure class="atelier-table"><table><caption>${escapeHtml(table.name)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${more}</figure>`;
