@@ -93,11 +93,16 @@ describe("reading a published page (issue 17 item 6)", () => {
     expect(html).toContain('<code class="language-js no-highlight">let a = 1;');
   });
 
-  it("has colours for highlighted code in the light and the dark theme", () => {
-    const doc = page("x");
+  it("has colours for highlighted code in the light and the dark theme, only where there is code", () => {
+    const doc = page("```js\nx()\n```");
     expect(doc).toMatch(/:root\{[^}]*--hl-keyword:#/);
     expect(doc).toMatch(/prefers-color-scheme:dark\)\{:root\{[^}]*--hl-keyword:#/);
     expect(doc).toContain(".hljs-keyword,");
+    // A page without code or live tables carries neither stylesheet: rendered documents count toward usage.
+    const plain = page("Just words.");
+    expect(plain).not.toContain("hljs");
+    expect(plain).not.toContain("atelier-choice");
+    expect(plain.length).toBeLessThan(3500);
   });
 
   it("carries no script unless embedded in the app, and the embedded form only adds ours", () => {

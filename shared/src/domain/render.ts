@@ -11,15 +11,12 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 }
 
-const STYLE = `
-:root{color-scheme:light dark;--fg:#1c1d21;--bg:#fffefb;--muted:#5f636b;--line:#e4e3dc;--code:#f3f2ec;--accent:#2f4fc9;
---hl-keyword:#cf222e;--hl-string:#0a3069;--hl-number:#0550ae;--hl-comment:#5f636b;--hl-title:#6639ba;--hl-builtin:#953800;--hl-name:#116329;--hl-del-bg:#ffebe9;--hl-add-bg:#dafbe1;
---tone-ok:#1f6f30;--tone-ok-bg:#e6f4e9;--tone-info:#2f4ac0;--tone-info-bg:#e5eaff;--tone-warn:#8a3a06;--tone-warn-bg:#fdf0e4;--tone-muted:#5d6169;--tone-muted-bg:#efeee9;
---tone-violet:#5b3cc4;--tone-violet-bg:#efe9fd;--tone-teal:#0b6e7e;--tone-teal-bg:#e3f4f6;--tone-slate:#3f5168;--tone-slate-bg:#e8edf3;--tone-olive:#5c6410;--tone-olive-bg:#f1f3df}
-@media (prefers-color-scheme:dark){:root{--fg:#e8e8eb;--bg:#141518;--muted:#a2a5ad;--line:#2d2f35;--code:#1f2126;--accent:#94a7ff;
---hl-keyword:#ff7b72;--hl-string:#a5d6ff;--hl-number:#79c0ff;--hl-comment:#a2a5ad;--hl-title:#d2a8ff;--hl-builtin:#ffa657;--hl-name:#7ee787;--hl-del-bg:#4a1f22;--hl-add-bg:#1c3a25;
---tone-ok:#8ce99a;--tone-ok-bg:#1f3325;--tone-info:#a8b7ff;--tone-info-bg:#262d4d;--tone-warn:#ffc078;--tone-warn-bg:#3a2a1a;--tone-muted:#b4b7be;--tone-muted-bg:#2a2d33;
---tone-violet:#c7b5ff;--tone-violet-bg:#2f2748;--tone-teal:#7fdbe6;--tone-teal-bg:#173338;--tone-slate:#b8c7da;--tone-slate-bg:#283039;--tone-olive:#d8e08a;--tone-olive-bg:#2f321a}}
+// The document's stylesheet, in parts: a page carries the rules for code only when it has a
+// code block, and those for live tables only when it shows one (rendered documents count
+// toward a workspace's usage, so a plain page stays as small as it was).
+const STYLE_BASE = `
+:root{color-scheme:light dark;--fg:#1c1d21;--bg:#fffefb;--muted:#5f636b;--line:#e4e3dc;--code:#f3f2ec;--accent:#2f4fc9}
+@media (prefers-color-scheme:dark){:root{--fg:#e8e8eb;--bg:#141518;--muted:#a2a5ad;--line:#2d2f35;--code:#1f2126;--accent:#94a7ff}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:17px/1.65 Charter,"Iowan Old Style",Georgia,Cambria,serif;-webkit-text-size-adjust:100%}
 main{max-width:44rem;margin:0 auto;padding:2.5rem 1.25rem 4rem}
@@ -34,6 +31,19 @@ pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 code{background:var(--code);padding:.1em .3em;border-radius:4px}
 pre{background:var(--code);padding:1rem;border-radius:8px;overflow:auto;line-height:1.45}
 pre code{background:none;padding:0;font-size:inherit}
+blockquote{margin:1.25rem 0;padding:.25rem 1rem;border-left:3px solid var(--line);color:var(--muted)}
+table{border-collapse:collapse;width:100%;display:block;overflow-x:auto;font-size:.95em}
+th,td{border:1px solid var(--line);padding:.45rem .7rem;text-align:left;vertical-align:top}
+th{background:var(--code)}
+th[align=center],td[align=center]{text-align:center}th[align=right],td[align=right]{text-align:right}
+hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
+@media (max-width:600px){body{font-size:16px}main{padding:1.5rem 1rem 3rem}header.atelier-head h1{font-size:1.7rem}}
+`.trim();
+
+/** Highlighted code (light and dark) and the Copy button the app's embedded view adds. */
+const STYLE_CODE = `
+:root{--hl-keyword:#cf222e;--hl-string:#0a3069;--hl-number:#0550ae;--hl-comment:#5f636b;--hl-title:#6639ba;--hl-builtin:#953800;--hl-name:#116329;--hl-del-bg:#ffebe9;--hl-add-bg:#dafbe1}
+@media (prefers-color-scheme:dark){:root{--hl-keyword:#ff7b72;--hl-string:#a5d6ff;--hl-number:#79c0ff;--hl-comment:#a2a5ad;--hl-title:#d2a8ff;--hl-builtin:#ffa657;--hl-name:#7ee787;--hl-del-bg:#4a1f22;--hl-add-bg:#1c3a25}}
 .hljs-comment,.hljs-quote,.hljs-meta{color:var(--hl-comment)}.hljs-comment,.hljs-quote{font-style:italic}
 .hljs-keyword,.hljs-selector-tag,.hljs-doctag,.hljs-template-tag{color:var(--hl-keyword)}
 .hljs-string,.hljs-regexp,.hljs-meta .hljs-string{color:var(--hl-string)}
@@ -46,12 +56,14 @@ pre code{background:none;padding:0;font-size:inherit}
 .atelier-code{position:relative}.atelier-code pre{padding-top:2.25rem}
 .atelier-copy{position:absolute;top:.4rem;right:.4rem;padding:.2rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);font:600 .8rem/1.4 system-ui,sans-serif;cursor:pointer}
 .atelier-copy:hover{border-color:var(--muted)}.atelier-copy:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
-blockquote{margin:1.25rem 0;padding:.25rem 1rem;border-left:3px solid var(--line);color:var(--muted)}
-table{border-collapse:collapse;width:100%;display:block;overflow-x:auto;font-size:.95em}
-th,td{border:1px solid var(--line);padding:.45rem .7rem;text-align:left;vertical-align:top}
-th{background:var(--code)}
-th[align=center],td[align=center]{text-align:center}th[align=right],td[align=right]{text-align:right}
-hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
+`.trim();
+
+/** Live tables (table_view parts): figures, numbers, dates and choices as in the app's grid. */
+const STYLE_TABLES = `
+:root{--tone-ok:#1f6f30;--tone-ok-bg:#e6f4e9;--tone-info:#2f4ac0;--tone-info-bg:#e5eaff;--tone-warn:#8a3a06;--tone-warn-bg:#fdf0e4;--tone-muted:#5d6169;--tone-muted-bg:#efeee9;
+--tone-violet:#5b3cc4;--tone-violet-bg:#efe9fd;--tone-teal:#0b6e7e;--tone-teal-bg:#e3f4f6;--tone-slate:#3f5168;--tone-slate-bg:#e8edf3;--tone-olive:#5c6410;--tone-olive-bg:#f1f3df}
+@media (prefers-color-scheme:dark){:root{--tone-ok:#8ce99a;--tone-ok-bg:#1f3325;--tone-info:#a8b7ff;--tone-info-bg:#262d4d;--tone-warn:#ffc078;--tone-warn-bg:#3a2a1a;--tone-muted:#b4b7be;--tone-muted-bg:#2a2d33;
+--tone-violet:#c7b5ff;--tone-violet-bg:#2f2748;--tone-teal:#7fdbe6;--tone-teal-bg:#173338;--tone-slate:#b8c7da;--tone-slate-bg:#283039;--tone-olive:#d8e08a;--tone-olive-bg:#2f321a}}
 .atelier-table{margin:1.5rem 0}caption{text-align:left;font-weight:600;padding:.4rem 0;font-family:system-ui,sans-serif}
 .atelier-table table{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:.88rem;font-variant-numeric:tabular-nums}
 .atelier-table th,.atelier-table td{white-space:nowrap}
@@ -64,8 +76,12 @@ hr{border:0;border-top:1px solid var(--line);margin:2rem 0}
 .atelier-choice[data-tone=teal]{color:var(--tone-teal);background:var(--tone-teal-bg)}.atelier-choice[data-tone=slate]{color:var(--tone-slate);background:var(--tone-slate-bg)}
 .atelier-choice[data-tone=olive]{color:var(--tone-olive);background:var(--tone-olive-bg)}
 .atelier-more,.atelier-missing{color:var(--muted);font-size:.9em}
-@media (max-width:600px){body{font-size:16px}main{padding:1.5rem 1rem 3rem}header.atelier-head h1{font-size:1.7rem}}
 `.trim();
+
+/** The stylesheet a composed document needs. */
+function styleFor(body: string, hasTables: boolean): string {
+  return [STYLE_BASE, body.includes("<pre") ? STYLE_CODE : "", hasTables ? STYLE_TABLES : ""].filter(Boolean).join("\n");
+}
 
 export interface RenderInput {
   title: string;
@@ -113,7 +129,7 @@ ${summary ? `<meta property="og:description" content="${summary}">\n` : ""}<meta
 <meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${title}">
 ${summary ? `<meta name="twitter:description" content="${summary}">\n` : ""}<link rel="canonical" href="${url}">
-<style>${STYLE}</style>
+<style>${styleFor(body, parts.some((p) => p.kind === "table_view"))}</style>
 </head>
 <body>
 <main>
