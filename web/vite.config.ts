@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -11,9 +11,28 @@ const env = process.env;
 const serverUrl = `http://127.0.0.1:${env.SERVER_PORT ?? "3001"}`;
 const sidecarUrl = `http://127.0.0.1:${env.SIDECAR_PORT ?? "3002"}`;
 
+/**
+ * `/app` without its slash is the app too: Vite would answer it with a note about its base
+ * URL, so it is sent to `/app/` (query kept), as the production server does.
+ */
+export function appSlash(): Plugin {
+  return {
+    name: "atelier-app-slash",
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const url = req.url ?? "";
+        if (url !== "/app" && !url.startsWith("/app?")) return next();
+        res.statusCode = 301;
+        res.setHeader("Location", `/app/${url.slice("/app".length)}`);
+        res.end();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   base: "/app/",
-  plugins: [react()],
+  plugins: [appSlash(), react()],
   server: {
     host: "127.0.0.1",
     port: Number(env.PORT ?? 3000),

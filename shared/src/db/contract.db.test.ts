@@ -109,9 +109,10 @@ describe("filters (F1–F8)", () => {
     expect(ids(await c.find({ $and: [{ n: { $gte: 2 } }, { tags: "y" }] }).toArray())).toEqual(["b"]);
   });
 
-  it("F8 case-insensitive substring search with an escaped literal, on fields and through arrays", async () => {
+  it("F8 case-insensitive substring search with an escaped literal, on fields, nested fields and through arrays", async () => {
     expect(ids(await c.find({ s: { $regex: "AN", $options: "i" } }).toArray())).toEqual(["b"]);
     expect(ids(await c.find({ s: { $regex: "a\\.b", $options: "i" } }).toArray())).toEqual([]);
+    expect(ids(await c.find({ "sub.k": { $regex: "Q", $options: "i" } }).toArray())).toEqual(["b"]);
     expect(ids(await c.find({ $or: [{ s: { $regex: "pp", $options: "i" } }, { "arr.k": { $regex: "Q", $options: "i" } }] }).toArray())).toEqual(["a", "b"]);
   });
 

@@ -16,7 +16,7 @@
 //   F6  $ne on a top-level field, or on an array of scalars (no element equals v)
 //   F7  $or / $and of contract filters (keyset paging)
 //   F8  case-insensitive substring search: {f: {$regex: <escaped literal>, $options: "i"}},
-//       on top-level fields or F2 paths
+//       on top-level or nested-document fields, or F2 paths
 //   Never: $ne/$nin/$not/$elemMatch/$exists/$expr/$where/$size/$type/$all, a dotted $ne
 //   (FerretDB v1 matches {"arr.k": {$ne: v}} even when an element has k = v), operators on
 //   documents or arrays as values.

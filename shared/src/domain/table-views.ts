@@ -2,6 +2,7 @@
 // workspace and how to show it; the page's document renders it as an accessible HTML table,
 // read as the public would see it. Pages and tables both use this module; it uses neither.
 import type { CellValue, ColumnDef, Database } from "../db/index";
+import { choiceTone } from "./choice-tone";
 import { escapeHtml } from "./render";
 
 export interface TableViewSpec {
@@ -13,11 +14,47 @@ export interface TableViewSpec {
 
 export const TABLE_VIEW_MAX_ROWS = 500;
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const dateFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+const momentFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const numberFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 20 });
+
+/**
+ * A published date reads the same for every reader: "21 Nov 2026", or "21 Nov 2026, 14:05
+ * UTC" for a moment (the page is rendered once, for readers in any time zone).
+ */
+export function publishedDate(value: string): string {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) return value;
+  return DATE_ONLY.test(value) ? dateFormat.format(t) : `${momentFormat.format(t)} UTC`;
+}
+
 function cellHtml(col: ColumnDef, v: CellValue): string {
   if (v === null) return "";
-  if (col.type === "boolean") return v ? "Yes" : "No";
-  if (col.type === "url" && typeof v === "string") return `<a href="${escapeHtml(v)}" rel="nofollow noopener noreferrer">${escapeHtml(v)}</a>`;
-  return escapeHtml(String(v));
+  switch (col.type) {
+    case "boolean":
+      return v ? "Yes" : "No";
+    case "number":
+      return typeof v === "number" ? numberFormat.format(v) : escapeHtml(String(v));
+    case "date":
+      return typeof v === "string" ? `<time datetime="${escapeHtml(v)}">${escapeHtml(publishedDate(v))}</time>` : escapeHtml(String(v));
+    case "url":
+      return typeof v === "string" ? `<a href="${escapeHtml(v)}" rel="nofollow noopener noreferrer">${escapeHtml(v)}</a>` : escapeHtml(String(v));
+    case "select":
+      return `<span class="atelier-choice" data-tone="${choiceTone(String(v), col.options ?? [])}">${escapeHtml(String(v))}</span>`;
+    case "text":
+      return escapeHtml(String(v));
+  }
+}
+
+/** The class attribute of a column's header: numbers line up right, dates never wrap. */
+function headClass(col: ColumnDef): string {
+  return col.type === "number" ? ' class="num"' : col.type === "date" ? ' class="date"' : "";
+}
+
+/** The class attribute of a column's cells: as the header's, and text and links may wrap (the rest never do). */
+function cellClass(col: ColumnDef): string {
+  return col.type === "text" ? ' class="text"' : col.type === "url" ? ' class="url"' : headClass(col);
 }
 
 /** The accessible HTML table for one table_view part. */
@@ -33,8 +70,8 @@ export async function renderTableView(deps: { database: Database }, workspaceId:
     .sort(sortCol ? { [`values.${sortCol.column}`]: sortCol.direction === "desc" ? -1 : 1, _id: 1 } : { _id: 1 })
     .limit(limit)
     .toArray();
-  const head = cols.map((c) => `<th scope="col">${escapeHtml(c.name)}</th>`).join("");
-  const body = rows.map((r) => `<tr>${cols.map((c) => `<td>${cellHtml(c, r.values[c.name] ?? null)}</td>`).join("")}</tr>`).join("\n");
+  const head = cols.map((c) => `<th scope="col"${headClass(c)}>${escapeHtml(c.name)}</th>`).join("");
+  const body = rows.map((r) => `<tr>${cols.map((c) => `<td${cellClass(c)}>${cellHtml(c, r.values[c.name] ?? null)}</td>`).join("")}</tr>`).join("\n");
   const more = table.rowCount > rows.length ? `<p class="atelier-more">Showing ${rows.length} of ${table.rowCount} rows.</p>` : "";
   return `<figure class="atelier-table"><table><caption>${escapeHtml(table.name)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${more}</figure>`;
 }

@@ -324,7 +324,7 @@ function notNull(type: ColumnRule["type"], field: string): Record<string, unknow
   }
 }
 
-export type RowFilter = Record<string, CellValue | { gt?: CellValue; gte?: CellValue; lt?: CellValue; lte?: CellValue }>;
+export type RowFilter = Record<string, CellValue | { gt?: CellValue; gte?: CellValue; lt?: CellValue; lte?: CellValue } | { contains: string }>;
 
 const RowsCursor = z
   .object({
@@ -357,7 +357,13 @@ export async function listRows(
     const col = table.columns.find((c) => c.name === name);
     if (!col) throw invalidField(`filter.${name}`, "unknown_column", "the table has no such column", { column: name });
     const field = `values.${name}`;
-    if (cond !== null && typeof cond === "object") {
+    if (cond !== null && typeof cond === "object" && "contains" in cond) {
+      if (col.type !== "text" && col.type !== "url" && col.type !== "select") {
+        throw invalidField(`filter.${name}.contains`, "not_allowed", "contains filters text, link and choice columns only", { column: name });
+      }
+      // A substring in any case, the characters taken literally.
+      and.push({ [field]: { $regex: cond.contains.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), $options: "i" } });
+    } else if (cond !== null && typeof cond === "object") {
       const range: Record<string, CellValue> = {};
       for (const op of ["gt", "gte", "lt", "lte"] as const) {
         const v = cond[op];

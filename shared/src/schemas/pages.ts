@@ -20,7 +20,20 @@ export const TableViewSpecSchema = z
   })
   .strict();
 
-const tables = z.array(TableViewSpecSchema).max(10).describe("Tables of the workspace shown under the body as HTML tables (table_view parts)");
+/** A table shows at most once on a page: a second view of it is refused, naming the repeat. */
+const tables = z
+  .array(TableViewSpecSchema)
+  .max(10)
+  .superRefine((specs, ctx) => {
+    const seen = new Set<string>();
+    specs.forEach((spec, i) => {
+      if (seen.has(spec.collection)) {
+        ctx.addIssue({ code: "custom", path: [i, "collection"], message: `the table "${spec.collection}" is already on this page`, params: { code: "duplicate" } });
+      }
+      seen.add(spec.collection);
+    });
+  })
+  .describe("Tables of the workspace shown under the body as HTML tables (table_view parts), each table at most once");
 
 export const CreatePageInputSchema = z
   .object({

@@ -25,12 +25,17 @@ export const CreateCollectionInputSchema = z
   .strict();
 
 export const RangeSchema = z.object({ gt: CellSchema.optional(), gte: CellSchema.optional(), lt: CellSchema.optional(), lte: CellSchema.optional() }).strict();
+/** A text, link or choice column whose value holds these characters, in any case. */
+export const ContainsSchema = z.object({ contains: z.string().min(1).max(200) }).strict();
 
 export const ListRowsInputSchema = z
   .object({
     workspace: SlugSchema.optional(),
     collection: SlugSchema,
-    filter: z.record(ColumnNameSchema, z.union([CellSchema, RangeSchema])).optional().describe("column: value for equality, or column: {gt, gte, lt, lte} for ranges"),
+    filter: z
+      .record(ColumnNameSchema, z.union([CellSchema, RangeSchema, ContainsSchema]))
+      .optional()
+      .describe("column: value for equality, column: {gt, gte, lt, lte} for ranges, or column: {contains: text} for text that holds it (any case)"),
     sort: z.object({ column: ColumnNameSchema, direction: z.enum(["asc", "desc"]) }).strict().optional(),
     cursor: CursorSchema.optional(),
     limit: z.number().int().min(1).max(500).optional(),

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import "./tabs.css";
 
 export interface TabItem<K extends string> {
@@ -26,6 +26,36 @@ export function Tabs<K extends string>({
   onSelect: (key: K) => void;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
+  // On a narrow screen the tabs scroll sideways: a fade (and a chevron) at an edge says more
+  // tabs are that way, and the selected tab is always scrolled into view.
+  const [more, setMore] = useState({ start: false, end: false });
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list) return undefined;
+    const update = () => {
+      const start = list.scrollLeft > 1;
+      const end = list.scrollLeft + list.clientWidth < list.scrollWidth - 1;
+      setMore((m) => (m.start === start && m.end === end ? m : { start, end }));
+    };
+    update();
+    list.addEventListener("scroll", update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(list);
+    return () => {
+      list.removeEventListener("scroll", update);
+      observer.disconnect();
+    };
+  }, [items.length]);
+  useEffect(() => {
+    const list = listRef.current;
+    const tab = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!list || !tab) return;
+    const left = tab.offsetLeft - list.offsetLeft;
+    const right = left + tab.offsetWidth;
+    // Half a tab of the neighbour stays visible, so it is clear the row goes on.
+    if (left < list.scrollLeft) list.scrollLeft = Math.max(0, left - 32);
+    else if (right > list.scrollLeft + list.clientWidth) list.scrollLeft = right - list.clientWidth + 32;
+  }, [selected]);
 
   const move = (event: KeyboardEvent, index: number) => {
     let next: number | null = null;
@@ -42,27 +72,29 @@ export function Tabs<K extends string>({
   };
 
   return (
-    <div ref={listRef} className="tabs" role="tablist" aria-label={label}>
-      {items.map((item, index) => {
-        const isSelected = item.key === selected;
-        return (
-          <button
-            key={item.key}
-            type="button"
-            role="tab"
-            id={`${id}-tab-${item.key}`}
-            aria-controls={`${id}-panel-${item.key}`}
-            aria-selected={isSelected}
-            tabIndex={isSelected ? 0 : -1}
-            className="tabs__tab"
-            onClick={() => onSelect(item.key)}
-            onKeyDown={(e) => move(e, index)}
-          >
-            {item.label}
-            {item.badge !== undefined && item.badge !== null ? <span className="tabs__badge">{item.badge}</span> : null}
-          </button>
-        );
-      })}
+    <div className="tabs-bar" data-more-start={more.start || undefined} data-more-end={more.end || undefined}>
+      <div ref={listRef} className="tabs" role="tablist" aria-label={label}>
+        {items.map((item, index) => {
+          const isSelected = item.key === selected;
+          return (
+            <button
+              key={item.key}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${item.key}`}
+              aria-controls={`${id}-panel-${item.key}`}
+              aria-selected={isSelected}
+              tabIndex={isSelected ? 0 : -1}
+              className="tabs__tab"
+              onClick={() => onSelect(item.key)}
+              onKeyDown={(e) => move(e, index)}
+            >
+              {item.label}
+              {item.badge !== undefined && item.badge !== null ? <span className="tabs__badge">{item.badge}</span> : null}
+            </button>
+          );
+        })}
+      </div>
     </div>
   );
 }

@@ -1,18 +1,11 @@
 // Markdown → sanitized HTML in the browser, with the very pipeline the server renders
-// artifacts with (shared/src/domain/render.ts: remark + GFM → rehype → rehype-sanitize with
-// GitHub's schema), so the live preview shows what the published page will show. Scripts,
-// event handlers and unsafe URLs are removed before anything reaches the DOM.
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
-import rehypeStringify from "rehype-stringify";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
-import remarkRehype from "remark-rehype";
-import { unified } from "unified";
+// artifacts with (shared/src/domain/markdown.ts: remark + GFM → rehype → rehype-sanitize
+// with GitHub's schema → code highlighting), so the live preview shows what the published
+// page will show. Scripts, event handlers and unsafe URLs are removed before anything
+// reaches the DOM.
+import { markdownToHtml } from "@atelier/shared/domain/markdown";
 
-const schema = { ...defaultSchema, clobberPrefix: "md-" };
-
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkRehype).use(rehypeSanitize, schema).use(rehypeStringify);
-
-export function renderMarkdown(markdown: string): string {
-  return String(processor.processSync(markdown));
+/** With `title`, a leading `# Title` that says the same is left out, as the published page does. */
+export function renderMarkdown(markdown: string, title?: string): string {
+  return markdownToHtml(markdown, { title });
 }

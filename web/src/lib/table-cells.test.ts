@@ -13,6 +13,7 @@ import {
   compareRow,
   emptyInputs,
   filterSummary,
+  formatDateCell,
   gridStateOf,
   inputOf,
   inputsOf,
@@ -91,8 +92,22 @@ describe("typing into cells", () => {
   it("reads cells as words", () => {
     expect(cellText(col("score"), 1234.5)).toBe("1,234.5");
     expect(cellText(col("done"), true)).toBe("Yes");
-    expect(cellText(col("due"), "2026-11-21")).toBe("21 Nov 2026");
+    expect(cellText(col("due"), "2026-11-21")).toBe(formatDateCell("2026-11-21"));
     expect(cellText(col("title"), null)).toBe("");
+  });
+});
+
+describe("dates, as the date input shows them", () => {
+  it("reads a calendar date in the reader's numeric form, the same day in every zone", () => {
+    expect(formatDateCell("2026-11-21", "en-US")).toBe("11/21/2026");
+    expect(formatDateCell("2026-11-21", "en-GB")).toBe("21/11/2026");
+    expect(formatDateCell("2026-11-21", "de-DE")).toBe("21.11.2026");
+    expect(formatDateCell("2026-01-05", "en-US")).toBe("01/05/2026");
+  });
+
+  it("adds the time of a moment, and leaves what is not a date as it is", () => {
+    expect(formatDateCell("2026-11-21T14:05:00.000Z", "en-GB")).toMatch(/^\d\d\/\d\d\/2026, \d\d:05$/);
+    expect(formatDateCell("soon", "en-GB")).toBe("soon");
   });
 });
 
@@ -164,9 +179,19 @@ describe("sort and filters in the address", () => {
     expect(serverFilterOf(columns, {}).filter).toBeUndefined();
   });
 
+  it("filters text by a part of it, kept in the address, for text and link columns only", () => {
+    const state = gridStateOf(new URLSearchParams("has.title=milk&has.score=3"));
+    expect(state.filters).toEqual({ title: { has: "milk" }, score: { has: "3" } });
+    expect(searchOf(new URLSearchParams("tab=x"), state).toString()).toBe("tab=x&has.title=milk&has.score=3");
+    // A part of a number means nothing: that one is not in force.
+    expect(serverFilterOf(columns, state.filters)).toEqual({ filter: { title: { contains: "milk" } }, problems: {} });
+    expect(filterSummary(col("title"), { has: "milk" })).toBe("title contains “milk”");
+    expect(serverFilterOf(columns, { link: { has: "example" } }).filter).toEqual({ link: { contains: "example" } });
+  });
+
   it("says each filter in words", () => {
     expect(filterSummary(col("score"), { gte: "3" })).toBe("score ≥ 3");
-    expect(filterSummary(col("due"), { gte: "2026-11-01", lte: "2026-11-30" })).toBe("due from 1 Nov 2026 to 30 Nov 2026");
+    expect(filterSummary(col("due"), { gte: "2026-11-01", lte: "2026-11-30" })).toBe(`due from ${formatDateCell("2026-11-01")} to ${formatDateCell("2026-11-30")}`);
     expect(filterSummary(col("done"), { eq: "false" })).toBe("done is No");
   });
 });

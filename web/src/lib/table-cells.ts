@@ -48,14 +48,18 @@ export function isDateOnly(value: string): boolean {
   return DATE_ONLY.test(value);
 }
 
-/** "21 Nov 2026" for a calendar date (the same day everywhere), with the time for a moment. */
-export function formatDateCell(value: string): string {
+/**
+ * A date as the browser's own date input shows it, so what a cell reads and what its input
+ * holds look alike: the reader's numeric form ("11/21/2026" in the US, "21/11/2026" in the
+ * UK, "21.11.2026" in Germany). A calendar date is the same day everywhere; a moment also
+ * has its time, in the reader's zone, as a datetime input shows it.
+ */
+export function formatDateCell(value: string, locale?: string): string {
   const t = Date.parse(value);
   if (Number.isNaN(t)) return value;
-  if (isDateOnly(value)) {
-    return new Date(t).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-  }
-  return new Date(t).toLocaleString("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  const day = { year: "numeric", month: "2-digit", day: "2-digit" } as const;
+  if (isDateOnly(value)) return new Intl.DateTimeFormat(locale, { ...day, timeZone: "UTC" }).format(t);
+  return new Intl.DateTimeFormat(locale, { ...day, hour: "2-digit", minute: "2-digit" }).format(t);
 }
 
 /** A value as words: what a cell reads as, for titles, screen readers and comparisons. */
@@ -255,6 +259,8 @@ export interface ColumnFilter {
   eq?: string;
   gte?: string;
   lte?: string;
+  /** Text that holds this, in any case (text and link columns). */
+  has?: string;
 }
 
 export type FilterState = Record<string, ColumnFilter>;
@@ -264,7 +270,7 @@ export interface GridState {
   filters: FilterState;
 }
 
-const FILTER_OPS = ["eq", "gte", "lte"] as const;
+const FILTER_OPS = ["eq", "gte", "lte", "has"] as const;
 
 export function gridStateOf(search: URLSearchParams): GridState {
   const column = search.get("sort");
@@ -309,8 +315,13 @@ export function nextSort(current: SortState | null, column: string): SortState |
 export function activeFilters(columns: Column[], filters: FilterState): [Column, ColumnFilter][] {
   return columns.flatMap((c): [Column, ColumnFilter][] => {
     const f = filters[c.name];
-    return f && (f.eq || f.gte || f.lte) ? [[c, f]] : [];
+    return f && (f.eq || f.gte || f.lte || (f.has && canContain(c))) ? [[c, f]] : [];
   });
+}
+
+/** Whether a column can be filtered by part of its text (the server's `contains`). */
+export function canContain(col: Pick<Column, "type">): boolean {
+  return col.type === "text" || col.type === "url";
 }
 
 /** The filters as rows.list takes them, typed by column, or what is wrong with each. */
@@ -320,6 +331,10 @@ export function serverFilterOf(columns: Column[], filters: FilterState): { filte
   for (const [col, f] of activeFilters(columns, filters)) {
     const parse = (raw: string) => parseInput({ ...col, required: false, type: col.type }, raw);
     const wholeDayEnd = (d: string) => (col.type === "date" && isDateOnly(d) ? `${d}T23:59:59.999Z` : d);
+    if (f.has && canContain(col)) {
+      filter[col.name] = { contains: f.has };
+      continue;
+    }
     if (f.eq) {
       const p = parse(f.eq);
       if (!p.ok) problems[col.name] = p.problem;
@@ -347,6 +362,7 @@ export function filterSummary(col: Column, f: ColumnFilter): string {
     const p = parseInput({ ...col, required: false }, raw);
     return p.ok ? cellText(col, p.value) : raw;
   };
+  if (f.has) return `${col.name} contains “${f.has}”`;
   if (f.eq) return `${col.name} is ${show(f.eq)}`;
   if (f.gte && f.lte) return `${col.name} from ${show(f.gte)} to ${show(f.lte)}`;
   if (f.gte) return `${col.name} ${col.type === "date" ? "from" : "≥"} ${show(f.gte)}`;

@@ -41,15 +41,17 @@ export function AgentSettingsPage(_props: SignedInPageProps) {
 
       {revealed ? <CredentialReveal revealed={revealed} onDone={() => setRevealed(null)} /> : null}
 
+      {/* The list first (what is connected now), then the form to add one: on a phone the
+          list is not pushed below a long form; on a wide screen the form sits on the left. */}
       <div className="agents-layout">
-        <section className="card card--form">
-          <CreateTokenForm onIssued={show(false)} initialWorkspace={search.get("workspace") ?? undefined} />
-        </section>
         <section aria-labelledby="tokens-title" className="agents-layout__list">
           <h2 id="tokens-title" className="section-title">
             Your agents and tokens
           </h2>
           <TokenList onIssued={show(true)} />
+        </section>
+        <section className="card card--form agents-layout__form">
+          <CreateTokenForm onIssued={show(false)} initialWorkspace={search.get("workspace") ?? undefined} />
         </section>
       </div>
     </div>

@@ -1,5 +1,5 @@
-// /app/buckets/:slug/:pageSlug — one page: the published artifact in a sandboxed frame, its
-// link, and for those who may edit, the editor and the history.
+// /app/buckets/:slug/:pageSlug — one page: the published artifact in a sandboxed frame sized
+// to its content, its link, the history, and for those who may edit, the editor.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSearchParams } from "wouter";
@@ -8,6 +8,7 @@ import { VisibilityBadge } from "../components/badges";
 import { Breadcrumb } from "../components/breadcrumb";
 import { ConfirmDialog, confirmsMutation } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
+import { ArtifactFrame } from "../components/page/artifact-frame";
 import { HistoryPanel } from "../components/page/history-panel";
 import { LiveTablesNote } from "../components/page/live-tables-note";
 import { PageEditor } from "../components/page/editor/page-editor";
@@ -149,15 +150,7 @@ export function PagePage({ user, params }: PublicPageProps) {
             <PageEditor page={data} latest={data} directory={directory} onClose={() => setFlag("edit", false)} />
           ) : (
             <div className="artifact">
-              <iframe
-                key={data.version}
-                className="artifact__frame"
-                src={`${artifactPath}?v=${data.version}`}
-                title={`${data.title} (the published page)`}
-                sandbox="allow-scripts allow-popups"
-                referrerPolicy="same-origin"
-                loading="lazy"
-              />
+              <ArtifactFrame path={artifactPath} version={data.version} title={`${data.title} (the published page)`} />
             </div>
           )}
         </div>

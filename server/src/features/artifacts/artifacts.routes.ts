@@ -3,7 +3,7 @@ import { isUtf8 } from "node:buffer";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
 import { createPage } from "@atelier/shared/domain/pages";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
-import { escapeHtml } from "@atelier/shared/domain/render";
+import { embeddedDocument, embeddedEtag, escapeHtml } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { parseInput } from "@atelier/shared/schemas/parse";
@@ -58,16 +58,19 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
       return;
     }
     sendArtifactHeaders(res);
+    // The app's page view asks for the document with its sizing script (?embed=1): another representation.
+    const embed = req.query.embed === "1";
+    const etag = embed ? embeddedEtag(found.etag) : found.etag;
     if (found.isPublic) {
-      res.set({ ETag: found.etag, "Cache-Control": "public, max-age=0, must-revalidate" });
-      if (etagMatches(req.get("if-none-match"), found.etag)) {
+      res.set({ ETag: etag, "Cache-Control": "public, max-age=0, must-revalidate" });
+      if (etagMatches(req.get("if-none-match"), etag)) {
         res.status(304).end();
         return;
       }
     } else {
       res.set("Cache-Control", "private, no-store");
     }
-    res.status(200).send(found.html);
+    res.status(200).send(embed ? embeddedDocument(found.html) : found.html);
   };
 }
 

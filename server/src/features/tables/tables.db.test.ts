@@ -27,8 +27,8 @@ describe("tables in the app and on the public surface", () => {
     const res = await visitor.request("/a/experiment-log");
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toMatch(/<table><caption>Experiment results<\/caption><thead><tr><th scope="col">run<\/th><th scope="col">passed<\/th><\/tr><\/thead>/);
-    expect(html.indexOf("<td>2</td>")).toBeLessThan(html.indexOf("<td>1</td>"));
+    expect(html).toMatch(/<table><caption>Experiment results<\/caption><thead><tr><th scope="col" class="num">run<\/th><th scope="col">passed<\/th><\/tr><\/thead>/);
+    expect(html.indexOf('<td class="num">2</td>')).toBeLessThan(html.indexOf('<td class="num">1</td>'));
     const rows = await trpcData<{ rows: { values: Record<string, unknown> }[] }>(await visitor.query("rows.list", { workspace: ws, collection: "results" }));
     expect(rows.rows.map((r) => r.values.run)).toEqual([1, 2]);
     // tRPC's infinite queries add `direction` to the input.

@@ -20,10 +20,11 @@ export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart
       onlyHtml
         ? ""
         : deferred
-            .filter((p) => p.kind === "markdown")
-            .map((p) => renderMarkdown(p.body))
+            // As on the published page: the first part's opening "# Title" isn't printed twice.
+            .map((p, i) => (p.kind === "markdown" ? renderMarkdown(p.body, i === 0 ? title : undefined) : null))
+            .filter((h) => h !== null)
             .join("\n"),
-    [deferred, onlyHtml],
+    [deferred, onlyHtml, title],
   );
 
   if (onlyHtml) {
@@ -51,7 +52,7 @@ export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart
       {empty ? (
         <p className="prose__empty">Nothing written yet.</p>
       ) : (
-        // Safe: `html` comes out of rehype-sanitize (GitHub's schema), never raw input.
+        // Safe: `html` comes out of rehype-sanitize (GitHub's schema), then the highlighter's spans; never raw input.
         <div dangerouslySetInnerHTML={{ __html: html }} />
       )}
       {hasOtherParts ? (

@@ -37,13 +37,17 @@ export function TableViewsField({
   const { query, tables } = useTables(workspace);
   const [open, setOpen] = useState<number | "new" | null>(null);
   const nameOf = (slug: string) => tables.find((t) => t.slug === slug)?.name ?? slug;
+  // A table shows once per page (the server refuses a second view): the picker offers only
+  // tables not already on it, besides the one being changed.
+  const offered = (except: number | null) => tables.filter((t) => !value.some((v, j) => j !== except && v.collection === t.slug));
+  const allShown = query.isSuccess && tables.length > 0 && offered(null).length === 0;
 
   return (
     <section className="table-views" aria-labelledby={`${id}-title`}>
       <div className="table-views__head">
-        <h3 id={`${id}-title`} className="table-views__title">
+        <h2 id={`${id}-title`} className="table-views__title">
           Live tables on this page
-        </h3>
+        </h2>
         <p className="field__hint">
           Shown under the text of the published page, and kept current as their rows change. Saving the page publishes changes here.
         </p>
@@ -61,6 +65,11 @@ export function TableViewsField({
                     <span className="mono muted">{spec.collection}</span>
                   </p>
                   <p className="table-view-item__spec">{specSummary(spec)}</p>
+                  {value.findIndex((v) => v.collection === spec.collection) < i ? (
+                    <p className="field__message field__message--error">
+                      This table is already on the page above; a table shows once per page. Remove this one.
+                    </p>
+                  ) : null}
                   {query.isSuccess && !known ? (
                     <p className="field__message field__message--error">
                       This table isn’t in the workspace any more; the page says so where it was. Remove it, or choose another table.
@@ -91,7 +100,7 @@ export function TableViewsField({
                 </div>
                 {open === i ? (
                   <TableViewForm
-                    tables={tables}
+                    tables={offered(i)}
                     spec={spec}
                     onCancel={() => setOpen(null)}
                     onDone={(next) => {
@@ -107,7 +116,7 @@ export function TableViewsField({
       ) : null}
       {open === "new" ? (
         <TableViewForm
-          tables={tables}
+          tables={offered(null)}
           spec={null}
           onCancel={() => setOpen(null)}
           onDone={(next) => {
@@ -122,6 +131,8 @@ export function TableViewsField({
           This workspace has no tables yet. <Link href={`/buckets/${workspace}?tab=tables`}>Create one</Link> (or let an agent), then
           show it here.
         </p>
+      ) : allShown ? (
+        <p className="field__hint">Every table of this workspace is on this page.</p>
       ) : (
         <button
           type="button"

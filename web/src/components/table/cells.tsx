@@ -1,6 +1,7 @@
 // One cell of a data table, shown (CellValue) or typed into (CellInput), by column type:
 // numbers right-aligned, yes/no as a checkbox, dates as dates, links as links, choices as
-// tags. Inputs carry their column name (data-column) so an editor can focus any of them.
+// tags coloured by what they mean (shared/src/domain/choice-tone.ts). Inputs carry their column name (data-column) so an editor can focus any of them.
+import { choiceTone } from "@atelier/shared/domain/choice-tone";
 import type { ChangeEvent, KeyboardEvent } from "react";
 import { type Cell, type Column, cellText, dateInputType, formatDateCell, isDateOnly, shortUrl } from "../../lib/table-cells";
 import "./cells.css";
@@ -28,14 +29,12 @@ export function CellValue({ column, value }: { column: Column; value: Cell | und
       ) : (
         <span>{String(value)}</span>
       );
-    case "select": {
-      const index = (column.options ?? []).indexOf(String(value));
+    case "select":
       return (
-        <span className="cell-option" data-tone={index < 0 ? "none" : String(index % 6)}>
+        <span className="cell-option" data-tone={choiceTone(String(value), column.options ?? [])}>
           {String(value)}
         </span>
       );
-    }
     case "text": {
       const text = String(value);
       return (

@@ -1,12 +1,12 @@
-// Filters, one control per column: "is" for every type, and for numbers and dates also
-// "at least", "at most" and "between". Applied together (Enter or "Apply"); each active
+// Filters, one control per column: "is" for every type, "contains" (part of the text, any
+// case) for text and links, and for numbers and dates also "at least", "at most" and "between". Applied together (Enter or "Apply"); each active
 // filter also shows as a chip that removes it (filter-chips.tsx).
 import { type FormEvent, useId, useState } from "react";
-import { type Column, type ColumnFilter, type FilterState, parseInput } from "../../lib/table-cells";
+import { type Column, type ColumnFilter, type FilterState, canContain, parseInput } from "../../lib/table-cells";
 import { CellInput } from "./cells";
 import "./filter-panel.css";
 
-type Op = "any" | "eq" | "gte" | "lte" | "between";
+type Op = "any" | "has" | "eq" | "gte" | "lte" | "between";
 
 interface Draft {
   op: Op;
@@ -18,6 +18,7 @@ const NO_FILTER: Draft = { op: "any", a: "", b: "" };
 
 function draftOf(f: ColumnFilter | undefined): Draft {
   if (!f) return NO_FILTER;
+  if (f.has) return { op: "has", a: f.has, b: "" };
   if (f.eq) return { op: "eq", a: f.eq, b: "" };
   if (f.gte && f.lte) return { op: "between", a: f.gte, b: f.lte };
   if (f.gte) return { op: "gte", a: f.gte, b: "" };
@@ -29,6 +30,8 @@ function filterOf(d: Draft): ColumnFilter | null {
   switch (d.op) {
     case "any":
       return null;
+    case "has":
+      return d.a.trim() === "" ? null : { has: d.a.trim() };
     case "eq":
       return d.a === "" ? null : { eq: d.a };
     case "gte":
@@ -74,6 +77,7 @@ export function FilterPanel({
     for (const col of columns) {
       const f = filterOf(drafts[col.name] ?? NO_FILTER);
       if (!f) continue;
+      // Part of a text is any text: only whole values are checked against the column's type.
       for (const raw of [f.eq, f.gte, f.lte]) {
         if (raw === undefined) continue;
         const p = parseInput({ ...col, required: false }, raw);
@@ -103,7 +107,10 @@ export function FilterPanel({
         <h2 id={`${id}-title`} className="section-title">
           Filter rows
         </h2>
-        <p className="field__hint">Rows that match every filter show. Text matches exactly; dates match the whole day.</p>
+        <p className="field__hint">
+          Rows that match every filter show. “Contains” finds part of a text in any case; “is” matches the whole value; dates
+          match the whole day.
+        </p>
       </div>
       <div className="filter-panel__list">
         {columns.map((col, i) => (
@@ -165,6 +172,7 @@ function FilterRow({
         onChange={(e) => onChange({ op: e.target.value as Op })}
       >
         <option value="any">Any</option>
+        {canContain(col) ? <option value="has">contains</option> : null}
         <option value="eq">is</option>
         {ranged ? (
           <>
@@ -184,7 +192,8 @@ function FilterRow({
             </select>
           ) : (
             <CellInput
-              column={{ ...col, required: false }}
+              // Part of a link is typed as text.
+              column={{ ...col, required: false, ...(d.op === "has" ? { type: "text" as const } : {}) }}
               value={d.a}
               onChange={(v) => onChange({ a: v })}
               id={`${id}-a`}

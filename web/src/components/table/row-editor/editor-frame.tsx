@@ -102,7 +102,7 @@ export function EditorFrame({
     <tr ref={rowRef} className={`grid-panel-row grid-panel-row--form ${className}`}>
       <td colSpan={colSpan}>
         <div ref={panelRef} className="grid-panel row-form" onKeyDown={onKeyDown}>
-          <h3 className="row-form__title">{stackedTitle}</h3>
+          <h2 className="row-form__title">{stackedTitle}</h2>
           <p className="field__hint">{stackedHint}</p>
           {columns.map((col, i) => (
             <div key={col.name} className={`field row-form__field row-form__field--${col.type}`}>
