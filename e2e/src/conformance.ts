@@ -17,6 +17,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
+import { clientConfigs, INSPECTOR_PACKAGE } from "@atelier/shared/domain/agent-catalog";
+import { shellWords } from "@atelier/shared/testing/shell-words";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startMailCapture, type MailCapture } from "./mail-capture";
 import { ManagedProcess } from "./processes";
@@ -44,13 +46,12 @@ export const NOT_APPLICABLE: Record<string, string> = {
   "json-schema-2020-12": "needs the suite's fixture tool json_schema_2020_12_tool",
   "server-sse-polling": "needs the suite's fixture tool test_reconnection and resumable SSE streams with an event store; Atelier is stateless and answers JSON",
   "logging-set-level": "Atelier does not offer the logging capability",
-  "completion-complete": "Atelier does not offer completions (no prompts, and its one resource template takes a page slug)",
+  "completion-complete": "Atelier does not offer completions (its prompts take free text, its one resource template a page slug)",
   "resources-read-text": "reads the suite's fixture resource test://static-text",
   "resources-read-binary": "reads the suite's fixture resource test://static-binary",
   "resources-templates-read": "reads the suite's fixture template test://template/{id}/data",
   "resources-subscribe": "Atelier does not offer resource subscriptions",
   "resources-unsubscribe": "Atelier does not offer resource subscriptions",
-  "prompts-list": "Atelier offers no prompts",
   "prompts-get-simple": "needs the suite's fixture prompt test_simple_prompt",
   "prompts-get-with-args": "needs the suite's fixture prompt test_prompt_with_arguments",
   "prompts-get-embedded-resource": "needs the suite's fixture prompt test_prompt_with_embedded_resource",
@@ -67,7 +68,6 @@ export const CHECKS_NOT_APPLICABLE: Record<string, string> = {
   "sep-2575-missing-capability-http-400": "needs the suite's fixture tool test_missing_capability",
   "sep-2575-http-server-no-independent-requests-on-stream": "needs the suite's fixture tool test_streaming_elicitation",
   "sep-2575-server-no-log-without-loglevel": "needs the suite's fixture tool test_logging_tool (Atelier sends no log notifications at all)",
-  "sep-2549-prompts-list-caching-hints": "Atelier offers no prompts: prompts/list is -32601 Method not found, as for any capability a server does not declare",
 };
 
 const INPUT_REQUIRED = "needs the suite's fixture tools for input_required results (elicitation, sampling, roots); Atelier's tools never ask the client for input";
@@ -246,7 +246,7 @@ async function main(): Promise<number> {
     }
 
     if (!opts["no-inspector"] && !opts.scenario) {
-      const inspector = await inspectorChecks(mcpUrl, seeded.slug, outDir);
+      const inspector = await inspectorChecks(mcpUrl, seeded.slug, seeded.credential, outDir);
       for (const line of inspector.lines) summary.push(line);
       failures += inspector.failures;
     }
@@ -307,9 +307,22 @@ async function seed(baseUrl: string, mcpUrl: string, mailDir: string): Promise<{
  * The MCP Inspector CLI against /mcp: list the tools and call get_page, in its modern and
  * legacy modes. The protocol era is a per-server setting, so each mode is a config file.
  */
-async function inspectorChecks(mcpUrl: string, slug: string, dir: string): Promise<{ lines: string[]; failures: number }> {
+async function inspectorChecks(mcpUrl: string, slug: string, credential: string, dir: string): Promise<{ lines: string[]; failures: number }> {
   const lines: string[] = [];
   let failures = 0;
+  // The command the app and the connect guide print, run as printed (npx resolves the package
+  // to the copy installed beside Node 22).
+  const printed = clientConfigs(mcpUrl.replace(/\/mcp$/, ""), credential).find((c) => c.id === "inspector")?.text ?? "";
+  const words = shellWords(printed);
+  if (words[0] === "npx" && words[1] === INSPECTOR_PACKAGE) {
+    const { code, out } = await run(NODE22, [INSPECTOR, ...words.slice(2)], 60_000);
+    const ok = code === 0 && /"get_page"|\bget_page\b/.test(out);
+    if (!ok) failures++;
+    lines.push(`Inspector CLI as printed (${words.slice(0, 3).join(" ")} … --method tools/list): ${ok ? "passed" : `FAILED (exit ${code}): ${out.slice(-600)}`}`);
+  } else {
+    failures++;
+    lines.push(`Inspector CLI as printed: FAILED: the printed command is not \`npx ${INSPECTOR_PACKAGE} …\`: ${printed}`);
+  }
   for (const era of ["modern", "legacy"] as const) {
     const config = path.join(dir, `inspector-${era}.json`);
     writeFileSync(config, JSON.stringify({ mcpServers: { atelier: { type: "http", url: mcpUrl, protocolEra: era } } }, null, 2));

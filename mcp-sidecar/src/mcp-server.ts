@@ -4,6 +4,7 @@
 // cache hints) is built once per process.
 import type { Principal } from "@atelier/shared/domain/access";
 import { mcpToolAccess } from "@atelier/shared/domain/access";
+import { PROMPT_CATALOG, PROMPT_NAMES, promptText, type PromptName } from "@atelier/shared/domain/agent-catalog";
 import type { Deps } from "@atelier/shared/domain/deps";
 import { listPageResources, readPageResource } from "@atelier/shared/domain/resources";
 import { AppError, translateDbError } from "@atelier/shared/errors";
@@ -21,9 +22,9 @@ export const SERVER_INFO = { name: "atelier", title: "Atelier", version: "0.1.0"
 export type Era = "legacy" | "modern";
 
 const INSTRUCTIONS =
-  "Atelier keeps living artifacts: Markdown or HTML pages in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
+  "Atelier keeps living artifacts: Markdown or HTML pages and data tables in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
   "write with create_page and update_page (pass expected_version to avoid overwriting someone else's change). Every write is recorded in the page history under this token's name. " +
-  "Tools that write need sign-in: without a token, calling one starts it.";
+  "Tools that write need sign-in: without a token, calling one starts it. The prompts publish_page, summarise_workspace and update_page walk through the common tasks.";
 
 // One JSON Schema validator for the whole process: by default every SDK Server builds its own
 // (an Ajv instance with its formats), which would be one per request here.
@@ -34,12 +35,13 @@ const VALIDATOR = new AjvJsonSchemaValidator();
 // on who asks is private; a page of a public workspace is public (set on the result itself).
 const TTL_STATIC_MS = 300_000;
 const SERVER_OPTIONS: ServerOptions = {
-  capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+  capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
   instructions: INSTRUCTIONS,
   jsonSchemaValidator: VALIDATOR,
   cacheHints: {
     "server/discover": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
     "tools/list": { ttlMs: TTL_STATIC_MS, cacheScope: "private" },
+    "prompts/list": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
     "resources/templates/list": { ttlMs: TTL_STATIC_MS, cacheScope: "public" },
     "resources/list": { ttlMs: 0, cacheScope: "private" },
     "resources/read": { ttlMs: 0, cacheScope: "private" },
@@ -51,6 +53,32 @@ const RESOURCE_TEMPLATES = {
     { uriTemplate: "artifact://{slug}", name: "artifact", title: "Atelier page", description: "A page's Markdown (or HTML) by its slug.", mimeType: "text/markdown" },
   ],
 };
+
+// Prompts are the same for everyone: what they ask for is done by tools, which check access.
+const PROMPTS = {
+  prompts: PROMPT_NAMES.map((name) => {
+    const p = PROMPT_CATALOG[name];
+    return { name, title: p.title, description: p.description, arguments: p.arguments.map((a) => ({ ...a })) };
+  }),
+};
+
+function isPromptName(name: string): name is PromptName {
+  return Object.hasOwn(PROMPT_CATALOG, name);
+}
+
+/** prompts/get: the prompt's one user message, or invalid params for an unknown prompt or a missing argument. */
+function getPrompt(name: string, args: Record<string, string> | undefined) {
+  if (!isPromptName(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Unknown prompt: prompts/list names the prompts this server offers.");
+  const entry = PROMPT_CATALOG[name];
+  const given = new Map(Object.entries(args ?? {}));
+  const missing = entry.arguments.filter((a) => a.required && !given.get(a.name)?.trim());
+  if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Missing argument: ${missing.map((a) => a.name).join(", ")}.`);
+  const known = Object.fromEntries(entry.arguments.map((a) => [a.name, given.get(a.name)?.trim() || undefined]));
+  return {
+    description: entry.description,
+    messages: [{ role: "user" as const, content: { type: "text" as const, text: promptText(name, known) } }],
+  };
+}
 
 function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: code, message }) }] };
@@ -108,6 +136,9 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
       return errorResult("internal_error", "Something went wrong on our side.");
     }
   });
+
+  server.setRequestHandler("prompts/list", () => PROMPTS);
+  server.setRequestHandler("prompts/get", (request) => getPrompt(request.params.name, request.params.arguments));
 
   server.setRequestHandler("resources/templates/list", () => RESOURCE_TEMPLATES);
 

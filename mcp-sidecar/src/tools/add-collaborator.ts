@@ -5,9 +5,6 @@ import { defineTool } from "./define";
 
 export const addCollaborator = defineTool({
   name: "add_collaborator",
-  title: "Add a collaborator",
-  description: "Gives a person (by e-mail) the editor or viewer role in a workspace. Owners only.",
-  access: "admin",
   input: z.object({ workspace: SlugSchema, email: EmailSchema, role: z.enum(["editor", "viewer"]) }).strict(),
   output: z.object({ workspace: z.string(), email: z.string(), role: z.enum(["editor", "viewer"]) }),
   // Destructive: it exposes the workspace to another person, and changes the role of one who is already a member.

@@ -7,10 +7,6 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 
 export const createCollection = defineTool({
   name: "create_collection",
-  title: "Create a collection or table",
-  description:
-    "Creates a collection in a workspace: kind `pages` groups pages; kind `table` is a small data table with typed columns (text, number, boolean, date, url, select with options; required or not). Rows are then added with insert_rows.",
-  access: "write",
   input: CreateCollectionInputSchema,
   output: z.object({ collection: TableViewSchema }),
   annotations: WRITE,

@@ -6,10 +6,6 @@ import { PageViewSchema } from "./views";
 
 export const createPage = defineTool({
   name: "create_page",
-  title: "Create a page",
-  description:
-    "Creates a page from Markdown (body_markdown) or a whole HTML document (body_html). Without `workspace` it goes to your default workspace (a sandbox token's sandbox). The slug is global: it is the page's public address /a/{slug}.",
-  access: "write",
   input: CreatePageInputSchema,
   output: z.object({ page: PageViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

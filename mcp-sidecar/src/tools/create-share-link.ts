@@ -5,10 +5,6 @@ import { defineTool } from "./define";
 
 export const createShareLink = defineTool({
   name: "create_share_link",
-  title: "Create a share link",
-  description:
-    "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
-  access: "admin",
   input: z.object({ workspace: SlugSchema, page: SlugSchema.optional() }).strict(),
   output: z.object({ url: z.string(), link_id: z.string(), page: z.string().nullable() }),
   // Destructive: anyone holding the link can read what it points to.

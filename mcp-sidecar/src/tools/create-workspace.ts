@@ -6,9 +6,6 @@ import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const createWorkspace = defineTool({
   name: "create_workspace",
-  title: "Create a workspace",
-  description: "Creates a private workspace owned by the person this token acts for.",
-  access: "admin",
   input: z.object({ slug: SlugSchema, name: LabelSchema(100) }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

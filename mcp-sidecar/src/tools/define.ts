@@ -1,11 +1,12 @@
-// One tool a file. Each declares its input and output schemas (zod), its annotations and
-// the access it needs; the JSON schemas are computed once per process, not per request.
+// One tool a file. Each declares its input and output schemas (zod) and its annotations; its
+// title, description and the access it needs come from the one catalog of what agents are
+// told (shared/src/domain/agent-catalog.ts). The JSON schemas are computed once per process.
 import type { Principal } from "@atelier/shared/domain/access";
 import type { Deps } from "@atelier/shared/domain/deps";
+import { TOOL_CATALOG, type ToolAccess, type ToolName } from "@atelier/shared/domain/agent-catalog";
 import { z } from "zod";
 
-/** read: mcp:read (or no token, for public workspaces); write: mcp:write; admin: mcp:write, never an unclaimed sandbox token. */
-export type ToolAccess = "read" | "write" | "admin";
+export type { ToolAccess };
 
 /** The process's domain deps and who is asking. */
 export interface ToolContext extends Deps {
@@ -20,7 +21,7 @@ export interface Annotations {
 }
 
 export interface ToolDef<I extends z.ZodType = z.ZodType, O extends z.ZodObject = z.ZodObject> {
-  name: string;
+  name: ToolName;
   title: string;
   description: string;
   access: ToolAccess;
@@ -30,8 +31,10 @@ export interface ToolDef<I extends z.ZodType = z.ZodType, O extends z.ZodObject 
   run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
 }
 
-export function defineTool<I extends z.ZodType, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef<I, O> {
-  return def;
+/** A tool: its code and schemas here, its words and access from the catalog entry of its name. */
+export function defineTool<I extends z.ZodType, O extends z.ZodObject>(def: Omit<ToolDef<I, O>, "title" | "description" | "access">): ToolDef<I, O> {
+  const { title, description, access } = TOOL_CATALOG[def.name];
+  return { ...def, title, description, access };
 }
 
 export const READ: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

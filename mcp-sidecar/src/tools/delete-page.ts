@@ -5,9 +5,6 @@ import { defineTool } from "./define";
 
 export const deletePage = defineTool({
   name: "delete_page",
-  title: "Delete a page",
-  description: "Deletes a page and its history. This cannot be undone.",
-  access: "write",
   input: z.object({ slug: SlugSchema }).strict(),
   output: z.object({ deleted: z.object({ page_id: z.string(), slug: z.string() }) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -7,9 +7,6 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 
 export const deleteRow = defineTool({
   name: "delete_row",
-  title: "Delete a table row",
-  description: "Deletes one row of a table.",
-  access: "write",
   input: DeleteRowInputSchema,
   output: z.object({ deleted: z.object({ row_id: z.string() }) }),
   annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },

@@ -6,9 +6,6 @@ import { RevisionViewSchema } from "./views";
 
 export const getPageHistory = defineTool({
   name: "get_page_history",
-  title: "Page history",
-  description: "Lists every version of a page, newest first, with who made it (a person, or an agent and the person it acts for).",
-  access: "read",
   input: z.object({ slug: SlugSchema }).strict(),
   output: z.object({ versions: z.array(RevisionViewSchema) }),
   annotations: READ,

@@ -6,9 +6,6 @@ import { PageViewSchema } from "./views";
 
 export const getPage = defineTool({
   name: "get_page",
-  title: "Get a page",
-  description: "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
-  access: "read",
   input: z
     .object({ slug: SlugSchema.optional(), page_id: z.uuid().optional() })
     .strict()

@@ -6,9 +6,6 @@ import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const getWorkspace = defineTool({
   name: "get_workspace",
-  title: "Get a workspace",
-  description: "Describes one workspace by its slug. Public workspaces can be read without a token.",
-  access: "read",
   input: z.object({ workspace: SlugSchema.describe("Workspace slug") }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: READ,

@@ -45,7 +45,7 @@ export const TOOLS: readonly ToolDef[] = [
   createShareLink,
 ] as unknown as ToolDef[];
 
-const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
+const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
 
 export function findTool(name: string): ToolDef | undefined {
   return BY_NAME.get(name);

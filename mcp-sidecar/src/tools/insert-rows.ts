@@ -7,9 +7,6 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 
 export const insertRows = defineTool({
   name: "insert_rows",
-  title: "Insert table rows",
-  description: "Adds up to 500 rows to a table, all or nothing: if one row is invalid, none is written and the error names the row and column. Returns the new row ids.",
-  access: "write",
   input: InsertRowsInputSchema,
   output: z.object({ row_ids: z.array(z.string()) }),
   annotations: WRITE,

@@ -6,9 +6,6 @@ import { defineTool, READ } from "./define";
 
 export const listCollections = defineTool({
   name: "list_collections",
-  title: "List collections and tables",
-  description: "Lists the collections of a workspace (pages collections and data tables with their columns and row counts).",
-  access: "read",
   input: z.object({ workspace: SlugSchema.optional() }).strict(),
   output: z.object({ collections: z.array(TableViewSchema) }),
   annotations: READ,

@@ -7,9 +7,6 @@ import { PageListViewSchema } from "@atelier/shared/schemas/pages";
 
 export const listPages = defineTool({
   name: "list_pages",
-  title: "List pages",
-  description: "Lists the pages of a workspace in slug order, a page of results at a time (follow next_cursor).",
-  access: "read",
   input: z.object({ workspace: SlugSchema, collection: SlugSchema.optional(), cursor: CursorSchema.optional(), limit: LimitSchema.optional() }).strict(),
   output: PageListViewSchema,
   annotations: READ,

@@ -5,9 +5,6 @@ import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const listWorkspaces = defineTool({
   name: "list_workspaces",
-  title: "List workspaces",
-  description: "Lists the workspaces this token can reach, with your role and whether you can write there.",
-  access: "read",
   input: z.object({}).strict(),
   output: z.object({ workspaces: z.array(WorkspaceViewSchema) }),
   annotations: READ,

@@ -6,9 +6,6 @@ import { PageSummaryViewSchema } from "./views";
 
 export const searchPages = defineTool({
   name: "search_pages",
-  title: "Search pages",
-  description: "Finds pages whose title, summary or text contains the query (case-insensitive), in one workspace or in all of yours. At most 20 results.",
-  access: "read",
   input: z.object({ query: z.string().trim().min(1).max(200), workspace: SlugSchema.optional() }).strict(),
   output: z.object({ pages: z.array(PageSummaryViewSchema) }),
   annotations: READ,

@@ -6,9 +6,6 @@ import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const setWorkspaceVisibility = defineTool({
   name: "set_workspace_visibility",
-  title: "Publish or unpublish a workspace",
-  description: "Makes a workspace public (anyone can read its pages at /a/{slug}) or private. Owners only.",
-  access: "admin",
   input: z.object({ workspace: SlugSchema, visibility: z.enum(["public", "private"]) }).strict(),
   output: z.object({ workspace: WorkspaceViewSchema }),
   // Destructive: making a workspace public exposes every page in it to anyone.

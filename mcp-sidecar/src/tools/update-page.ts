@@ -6,10 +6,6 @@ import { PageViewSchema } from "./views";
 
 export const updatePage = defineTool({
   name: "update_page",
-  title: "Update a page",
-  description:
-    "Changes a page's title, summary or body. Pass expected_version (the version you read) so that a change made by someone else meanwhile is reported as a conflict instead of being overwritten.",
-  access: "write",
   input: UpdatePageInputSchema,
   output: z.object({ page: PageViewSchema }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

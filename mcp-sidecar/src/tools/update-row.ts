@@ -7,9 +7,6 @@ const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 
 export const updateRow = defineTool({
   name: "update_row",
-  title: "Update a table row",
-  description: "Changes some values of a row. Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
-  access: "write",
   input: UpdateRowInputSchema,
   output: z.object({ row: RowViewSchema }),
   annotations: { ...WRITE, destructiveHint: true },

@@ -1,5 +1,6 @@
 // What an agent that knows only the base URL reads to find its way (SPEC §4.4, DESIGN §5).
 import type { Config } from "../config";
+import { clientConfigs, errorRows, PROMPT_CATALOG, PROMPT_NAMES, signInGuides, TOOL_CATALOG, toolsWithAccess } from "./agent-catalog";
 
 export function resourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource`;
@@ -89,6 +90,19 @@ export function authorizationServerMetadata(config: DiscoveryConfig) {
   };
 }
 
+const ACCESS_WORDS = {
+  read: "Read (with `mcp:read`, or no token for public workspaces)",
+  write: "Write (with `mcp:write`)",
+  admin: "For tokens that act for a person (never an unclaimed sandbox), with `mcp:write`",
+} as const;
+
+/** The tool list of /auth.md, from the catalog: one line per tool, grouped by the access it needs. */
+function toolLines(): string {
+  return (["read", "write", "admin"] as const)
+    .map((access) => `${ACCESS_WORDS[access]}:\n\n${toolsWithAccess(access).map((n) => `- \`${n}\`: ${TOOL_CATALOG[n].description}`).join("\n")}`)
+    .join("\n\n");
+}
+
 const dayText = (s: number) => (s % 86_400 === 0 ? `${s / 86_400} days` : `${Math.round(s / 3600)} hours`);
 
 /** /auth.md: what an agent reads, top to bottom, to get from a 401 to a working token. */
@@ -166,12 +180,16 @@ share, add collaborators or reach other workspaces until a person claims it.
 Within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} of registering, ask the person for their e-mail address, then:
 
     POST ${b}/agent/auth/claim
+    Content-Type: application/json
+
     {"claim_token": "<registration_id>", "email": "<their address>"}
 
 → \`{"status": "otp_sent", "registration_id": …, "claim_token_expires": …}\`. They receive a
 six-digit code valid ${Math.round(config.CLAIM_OTP_TTL_SECONDS / 60)} minutes. Ask them for it, then:
 
     POST ${b}/agent/auth/claim
+    Content-Type: application/json
+
     {"claim_token": "<registration_id>", "otp": "<six digits>"}
 
 → \`200 {"status": "claimed", "token_id", "expires_at", "scopes", "sandbox_bucket", "account": {"email"}}\`.
@@ -186,6 +204,8 @@ With an identity assertion (a JWT from a trusted issuer, \`aud\` = \`${b}\`, wit
 \`email_verified: true\`, a single-use \`jti\` and at most 10 minutes of life):
 
     POST ${b}/agent/auth
+    Content-Type: application/json
+
     {"type": "verified_email", "requested_credential_type": "mcp_write_token", "assertion": "<JWT>"}
 
 → \`201 {"registration_id", "claim_token", "status": "otp_sent", "claim_token_expires", "claim_url"}\`.
@@ -195,37 +215,35 @@ The address must belong to a confirmed Atelier account.
 
 ## 3. Use it
 
-Connect an MCP client to \`${b}/mcp\` with the header above. Tools: \`whoami\`,
-\`list_workspaces\`, \`get_workspace\`, \`list_pages\`, \`get_page\`, \`search_pages\`,
-\`get_page_history\`, \`create_page\`, \`update_page\` (pass \`expected_version\`), \`delete_page\`,
-and for tokens that act for a person: \`create_workspace\`, \`set_workspace_visibility\`,
-\`add_collaborator\`. Pages are also resources: \`artifact://{slug}\`. A page you create is
-at \`${b}/a/{slug}\`.
+Connect an MCP client to \`${b}/mcp\` with the header above. The tools:
+
+${toolLines()}
+
+Pages are also resources: \`artifact://{slug}\`. A page you create is at \`${b}/a/{slug}\`.
+Prompts (your client may show them as commands): ${PROMPT_NAMES.map((n) => `\`${n}\` (${PROMPT_CATALOG[n].description.replace(/\.$/, "")})`).join(", ")}.
 
 ## 4. Errors and retries
 
-Errors outside MCP are JSON: \`{"error": "<code>", "error_description": "<sentence>"}\`.
+Errors outside MCP are JSON: \`{"error": "<code>", "error_description": "<sentence>"}\`. Inside
+MCP, refusals that concern one call (not found, conflicts, caps) are tool results with
+\`isError: true\` and a JSON text \`{"error", "message"}\` ("tool error" below); what concerns
+the whole request (sign-in, scope, throttling) is answered at the HTTP level ("HTTP").
 
-| status | error | what to do |
-|---|---|---|
-| 400 | \`invalid_request\` | fix the field named in error_description |
-| 400 | \`unsupported_registration_type\` | use a type listed as enabled in the metadata |
-| 400 | \`invalid_otp\` | the code is wrong, expired or used; ask again (five wrong tries burn it: start the claim again) |
-| 401 | \`invalid_token\` | the token is wrong, expired or revoked: get a new one |
-| 401 | \`invalid_assertion\` | the identity assertion was refused |
-| 403 | \`insufficient_scope\` | the token lacks the scope in WWW-Authenticate |
-| 403 | \`registration_disabled\` | anonymous registration is off here |
-| 403 | \`account_not_confirmed\` | the person must sign in to the app once |
-| 404 | \`registration_not_found\` | the claim token is wrong |
-| 409 | \`already_claimed\` | someone claimed it already |
-| 410 | \`claim_window_expired\` | too late: register again |
-| 429 | \`rate_limited\` | wait the number of seconds in \`Retry-After\`, then retry |
+| status | error | over MCP | what to do |
+|---|---|---|---|
+${errorRows()
+  .map((r) => `| ${r.status} | \`${r.code}\` | ${r.mcp === "tool" ? "tool error" : "HTTP"} | ${r.advice} |`)
+  .join("\n")}
 
-At most ${config.ANON_REG_PER_IP_PER_DAY} anonymous registrations per address per day. Inside MCP, refusals
-(not found, conflicts, caps) are tool results with \`isError: true\` and a JSON text
-\`{"error", "message"}\`; a \`version_conflict\` means: read the page again and reapply.
+At most ${config.ANON_REG_PER_IP_PER_DAY} anonymous registrations per address per day.
 `;
 }
+
+const GUIDE_ACCESS_WORDS = {
+  read: "Read (scope <code>mcp:read</code>)",
+  write: "Write (scope <code>mcp:write</code>; <code>update_page</code> takes <code>expected_version</code>, so nobody's edit is silently overwritten)",
+  admin: "Manage workspaces (tokens that act for you, not an unclaimed sandbox)",
+} as const;
 
 function esc(s: string): string {
   return s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -250,54 +268,23 @@ code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:#3b5bdb}.lead{colo
 <p>AI apps connect by signing in: add the MCP server address <code>${mcp}</code> in the app, and it sends you here. Sign in with your e-mail code, check what the app
 asks for, choose which workspaces and for how long, and choose <strong>Allow</strong>. The app then appears under
 <a href="${b}/app/settings/agents">Settings → Connected agents</a> as connected through sign-in, where you can revoke it: it stops working on its next request.</p>
-<p><strong>Claude.ai and Claude Desktop</strong>: Settings → Connectors → <em>Add custom connector</em>; name it Atelier, paste <code>${mcp}</code> as the URL, leave the OAuth fields empty, choose Connect, then sign in and Allow.</p>
-<p><strong>ChatGPT</strong>: Settings → Apps &amp; Connectors (developer mode on) → create a connector with <code>${mcp}</code> as the MCP server URL and OAuth as the authentication, then sign in and Allow.</p>
-<p><strong>Cursor</strong>: add the server to <code>~/.cursor/mcp.json</code>, then choose <em>Needs login</em> next to it in Cursor's MCP settings:</p>
-<pre>{
-  "mcpServers": {
-    "atelier": { "url": "${mcp}" }
-  }
-}</pre>
-<p><strong>VS Code</strong>: add the server to <code>.vscode/mcp.json</code> (a top-level <code>servers</code> key, <code>"type": "http"</code>), choose Start, then Allow when it asks to sign in:</p>
-<pre>{
-  "servers": {
-    "atelier": { "type": "http", "url": "${mcp}" }
-  }
-}</pre>
-<p><strong>Claude Code</strong>: add it once, then type <code>/mcp</code> in Claude Code, pick atelier and choose Authenticate:</p>
-<pre>claude mcp add --transport http atelier ${mcp}</pre>
+${signInGuides(config.BASE_URL)
+  .map((g) => `<h3>${esc(g.name)}</h3>\n<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre>${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`)
+  .join("\n")}
 <h2>2. Scripts and apps without sign-in: a token</h2>
 <p>Open <a href="${b}/app/settings/agents">Settings → Connected agents</a>, choose a label (the name the agent's changes appear under), the scopes
-(<code>mcp:read</code> to read, <code>mcp:write</code> to create and edit) and, if you like, the workspaces it may use. The token is shown once; copy it then.
-Revoke or rotate it there at any time: a revoked token stops working on its next request. Send it as <code>Authorization: Bearer …</code>.</p>
-<p><strong>Claude Code</strong></p>
-<pre>claude mcp add --transport http atelier ${mcp} --header "Authorization: Bearer YOUR_TOKEN"</pre>
-<p><strong>Cursor and other clients with an <code>mcp.json</code></strong></p>
-<pre>{
-  "mcpServers": {
-    "atelier": {
-      "url": "${mcp}",
-      "headers": { "Authorization": "Bearer YOUR_TOKEN" }
-    }
-  }
-}</pre>
-<p><strong>VS Code</strong> (<code>.vscode/mcp.json</code>)</p>
-<pre>{
-  "servers": {
-    "atelier": {
-      "type": "http",
-      "url": "${mcp}",
-      "headers": { "Authorization": "Bearer YOUR_TOKEN" }
-    }
-  }
-}</pre>
-<p><strong>MCP Inspector</strong></p>
-<pre>npx @modelcontextprotocol/inspector --cli ${mcp} --transport http \\
-  --header "Authorization: Bearer YOUR_TOKEN" --method tools/list</pre>
+(<code>mcp:read</code> to read, <code>mcp:write</code> to create and edit) and, if you like, the workspaces it may use. The token is shown once; copy it then,
+with the configuration for your client ready to paste. Revoke or rotate it there at any time: a revoked token stops working on its next request.
+Send it as <code>Authorization: Bearer …</code>:</p>
+${clientConfigs(config.BASE_URL, "YOUR_TOKEN")
+  .map((c) => `<p><strong>${esc(c.name)}</strong>: ${esc(c.hint)}</p>\n<pre>${esc(c.text)}</pre>`)
+  .join("\n")}
 <h2>3. What agents can do</h2>
-<p>Read: <code>list_workspaces</code>, <code>list_pages</code>, <code>get_page</code>, <code>search_pages</code>, <code>get_page_history</code>. Write: <code>create_page</code>,
-<code>update_page</code> (with <code>expected_version</code>, so nobody's edit is silently overwritten), <code>delete_page</code>. Every change is recorded in the page history
-under the agent's label and your name. Public workspaces can be read without any token.</p>
+${(["read", "write", "admin"] as const)
+  .map((access) => `<p>${GUIDE_ACCESS_WORDS[access]}:</p>\n<ul>${toolsWithAccess(access).map((n) => `<li><code>${n}</code>: ${esc(TOOL_CATALOG[n].description)}</li>`).join("")}</ul>`)
+  .join("\n")}
+<p>Every change is recorded in the page history under the agent's label and your name. Public workspaces can be read without any token.
+Prompts your app may show as commands: ${PROMPT_NAMES.map((n) => `<code>${n}</code> (${esc(PROMPT_CATALOG[n].title)})`).join(", ")}.</p>
 <h2>Sandboxes: agents without an account</h2>
 <p>${config.ANONYMOUS_REGISTRATION_ENABLED ? "An agent can register itself" : "When the server's owner allows it, an agent can register itself"} and get a private, temporary sandbox
 (at most ${config.ANON_MAX_PAGES} artifacts). To keep what it made, claim the sandbox within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)}: the agent asks for your e-mail address,

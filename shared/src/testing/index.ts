@@ -7,6 +7,7 @@ import { connectDatabase, watchContract, type ContractViolation, type Database }
 export { capturingLogger, testConfig, testDeps, type TestDeps } from "./deps";
 export { listen } from "./http";
 export { extractCode, startSmtpCapture, type CapturedMail, type SmtpCapture } from "./smtp";
+export { shellWords } from "./shell-words";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -5,7 +5,6 @@ import { changedFields, draftOf, editableKind, isEmptyUpdate, keepMine, updateIn
 import { describeError, fieldIssue, isMissingProcedure, isVersionConflict } from "./errors";
 import { formatBytes, plural, relativeTime } from "./format";
 import { changedCount, diffLines } from "./line-diff";
-import { clientConfigs, mcpEndpoint } from "./mcp-config";
 import { isValidSlug, slugify, slugProblem } from "./slug";
 
 function serverError(httpStatus: number, appCode: string | null, message = "from the server", issues: { path: string; code: string; message: string }[] | null = null) {
@@ -52,24 +51,6 @@ describe("formatting", () => {
     expect(formatBytes(10 * 1024 * 1024)).toBe("10 MB");
     expect(plural(1, "page")).toBe("1 page");
     expect(plural(3, "page")).toBe("3 pages");
-  });
-});
-
-describe("MCP client configuration", () => {
-  const configs = clientConfigs("https://atelier.example/", "service_mcp_abc-DEF_123");
-
-  it("points every client at {origin}/mcp with the bearer credential", () => {
-    expect(mcpEndpoint("https://atelier.example/")).toBe("https://atelier.example/mcp");
-    const claude = configs.find((c) => c.id === "claude-code");
-    expect(claude?.text).toBe(
-      'claude mcp add --transport http atelier https://atelier.example/mcp --header "Authorization: Bearer service_mcp_abc-DEF_123"',
-    );
-    const json = JSON.parse(configs.find((c) => c.id === "mcp-json")?.text ?? "{}") as {
-      mcpServers: { atelier: { url: string; headers: Record<string, string> } };
-    };
-    expect(json.mcpServers.atelier.url).toBe("https://atelier.example/mcp");
-    expect(json.mcpServers.atelier.headers.Authorization).toBe("Bearer service_mcp_abc-DEF_123");
-    expect(configs.find((c) => c.id === "inspector")?.text).toContain("--cli https://atelier.example/mcp --transport http");
   });
 });
 

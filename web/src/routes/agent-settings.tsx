@@ -5,7 +5,7 @@ import { CreateTokenForm } from "../components/agents/create-token-form";
 import { CredentialReveal, type Revealed } from "../components/agents/credential-reveal";
 import { SignInGuide } from "../components/agents/sign-in-guide";
 import { TokenList } from "../components/agents/token-list";
-import { mcpEndpoint } from "../lib/mcp-config";
+import { mcpEndpoint } from "@atelier/shared/domain/agent-catalog";
 import { CopyButton } from "../components/copy-button";
 import type { SignedInPageProps } from "./app-routes";
 import "./agent-settings.css";

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
 import { sweepOnce } from "@atelier/shared/domain/sweeper";
 import { sha256 } from "@atelier/shared/ids";
+import { clientConfigs, errorRows, PROMPT_NAMES, TOOL_CATALOG, TOOL_NAMES } from "@atelier/shared/domain/agent-catalog";
 import { extractCode } from "@atelier/shared/testing";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -478,6 +479,26 @@ describe("verified-email registration (preview)", () => {
   });
 });
 
+/** The requests /auth.md prints (indented blocks: a request line, header lines, a blank line, a JSON body), as printed. */
+function printedRequests(markdown: string): { method: string; url: string; headers: Record<string, string>; body: string }[] {
+  const lines = markdown.split("\n");
+  const out: { method: string; url: string; headers: Record<string, string>; body: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const start = /^ {4}(POST|GET) (\S+)$/.exec(lines[i] ?? "");
+    if (!start) continue;
+    const headers: Record<string, string> = {};
+    let j = i + 1;
+    for (; j < lines.length && /^ {4}\S/.test(lines[j] ?? ""); j++) {
+      const [name, ...rest] = (lines[j] ?? "").trim().split(":");
+      headers[name ?? ""] = rest.join(":").trim();
+    }
+    const body: string[] = [];
+    for (j++; j < lines.length && /^ {4}\S/.test(lines[j] ?? ""); j++) body.push((lines[j] ?? "").trim());
+    out.push({ method: start[1] ?? "", url: start[2] ?? "", headers, body: body.join("\n") });
+  }
+  return out;
+}
+
 describe("discovery", () => {
   let srv: TestServer;
   beforeAll(async () => {
@@ -506,5 +527,43 @@ describe("discovery", () => {
     const docs = await fetch(`${srv.url}/docs/connect/agents`);
     expect(docs.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await docs.text()).toContain(`${srv.config.BASE_URL}/mcp`);
+  });
+  it("every request auth.md prints works as printed, headers included", async () => {
+    const text = await (await fetch(`${srv.url}/auth.md`)).text();
+    const requests = printedRequests(text);
+    // Register, claim by e-mail, claim with the code, and the verified-e-mail preview.
+    expect(requests.map((r) => `${r.method} ${r.url.replace(srv.config.BASE_URL, "")}`)).toEqual([
+      "POST /agent/auth",
+      "POST /agent/auth/claim",
+      "POST /agent/auth/claim",
+      "POST /agent/auth",
+    ]);
+    const email = uniqEmail("printed");
+    const values: Record<string, string> = { "<your name>": "Printed agent", "<their address>": email, "<JWT>": "not-a-jwt" };
+    const statuses: (number | string)[] = [];
+    for (const r of requests) {
+      const before = srv.smtp.messages.length;
+      const body = r.body.replace(/<[^>"]+>/g, (p) => values[p] ?? p);
+      const res = await fetch(`${srv.url}${r.url.slice(srv.config.BASE_URL.length)}`, { method: r.method, headers: r.headers, body });
+      const answer = (await res.json()) as Record<string, unknown>;
+      statuses.push(typeof answer.error === "string" ? `${res.status} ${answer.error}` : res.status);
+      if (typeof answer.registration_id === "string") values["<registration_id>"] = answer.registration_id;
+      if (answer.status === "otp_sent") values["<six digits>"] = extractCode((await srv.smtp.waitFor(email, before)).raw);
+      if (answer.status === "claimed") expect(answer).toMatchObject({ account: { email } });
+    }
+    // The verified-e-mail preview is switched off here: refused as such, not as a malformed request.
+    expect(statuses).toEqual([201, 200, 200, "400 unsupported_registration_type"]);
+  });
+
+  it("prints every tool, prompt and error code from the one catalog", async () => {
+    const text = await (await fetch(`${srv.url}/auth.md`)).text();
+    const guide = await (await fetch(`${srv.url}/docs/connect/agents`)).text();
+    for (const name of TOOL_NAMES) {
+      expect(text).toContain(`- \`${name}\`: ${TOOL_CATALOG[name].description}`);
+      expect(guide).toContain(`<code>${name}</code>`);
+    }
+    for (const name of PROMPT_NAMES) expect(text).toContain(`\`${name}\``);
+    for (const row of errorRows()) expect(text).toContain(`| ${row.status} | \`${row.code}\` |`);
+    for (const c of clientConfigs(srv.config.BASE_URL, "YOUR_TOKEN")) expect(guide).toContain(c.text.replace(/&/g, "&#38;").replace(/</g, "&#60;").replace(/>/g, "&#62;").replace(/"/g, "&#34;"));
   });
 });

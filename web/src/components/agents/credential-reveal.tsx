@@ -2,7 +2,7 @@
 // common MCP client. After "Done", it is gone from the app for good.
 import { useEffect, useId, useRef, useState } from "react";
 import { formatDate } from "../../lib/format";
-import { clientConfigs } from "../../lib/mcp-config";
+import { clientConfigs } from "@atelier/shared/domain/agent-catalog";
 import { CopyButton } from "../copy-button";
 import { Tabs } from "../tabs";
 import "./credential-reveal.css";

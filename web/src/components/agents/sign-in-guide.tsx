@@ -1,6 +1,6 @@
 // "Add the URL, then sign in": how Claude, ChatGPT, Cursor, VS Code and Claude Code connect
 // through OAuth. Each app gets a disclosure, so the list stays short at phone width.
-import { signInGuides } from "../../lib/mcp-config";
+import { signInGuides } from "@atelier/shared/domain/agent-catalog";
 import { CopyButton } from "../copy-button";
 import "./sign-in-guide.css";
 

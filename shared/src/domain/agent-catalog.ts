@@ -1,0 +1,356 @@
+// What agents are told, from one source (issue 16 item 3): the MCP tools and prompts this
+// server offers, what each error code asks the caller to do, and the ready-to-paste client
+// configurations. The sidecar registers its tools and prompts from here, /auth.md and the
+// connect guide (discovery.ts) and the app's connect screens print from here, and tests
+// exercise what is printed. Browser-safe: the SPA imports it.
+import { ERROR_TABLE, type ErrorCode } from "../errors";
+
+/** read: mcp:read (or no token, for public workspaces); write: mcp:write; admin: mcp:write, never an unclaimed sandbox token. */
+export type ToolAccess = "read" | "write" | "admin";
+
+export interface ToolEntry {
+  title: string;
+  description: string;
+  access: ToolAccess;
+}
+
+/** Every tool, in the order tools/list gives them. */
+export const TOOL_CATALOG = {
+  whoami: {
+    title: "Who am I",
+    description:
+      "Tells who this connection acts as: the token (its label, scopes, expiry, workspace restriction) and the person it acts for, or that no token was sent (public reads only).",
+    access: "read",
+  },
+  list_workspaces: {
+    title: "List workspaces",
+    description:
+      "Lists the workspaces this token can reach, with your role and whether you can write there.",
+    access: "read",
+  },
+  get_workspace: {
+    title: "Get a workspace",
+    description:
+      "Describes one workspace by its slug. Public workspaces can be read without a token.",
+    access: "read",
+  },
+  list_pages: {
+    title: "List pages",
+    description:
+      "Lists the pages of a workspace in slug order, a page of results at a time (follow next_cursor).",
+    access: "read",
+  },
+  get_page: {
+    title: "Get a page",
+    description:
+      "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
+    access: "read",
+  },
+  search_pages: {
+    title: "Search pages",
+    description:
+      "Finds pages whose title, summary or text contains the query (case-insensitive), in one workspace or in all of yours. At most 20 results.",
+    access: "read",
+  },
+  get_page_history: {
+    title: "Page history",
+    description:
+      "Lists every version of a page, newest first, with who made it (a person, or an agent and the person it acts for).",
+    access: "read",
+  },
+  create_page: {
+    title: "Create a page",
+    description:
+      "Creates a page from Markdown (body_markdown) or a whole HTML document (body_html). Without `workspace` it goes to your default workspace (a sandbox token's sandbox). The slug is global: it is the page's public address /a/{slug}.",
+    access: "write",
+  },
+  update_page: {
+    title: "Update a page",
+    description:
+      "Changes a page's title, summary or body. Pass expected_version (the version you read) so that a change made by someone else meanwhile is reported as a conflict instead of being overwritten.",
+    access: "write",
+  },
+  delete_page: {
+    title: "Delete a page",
+    description:
+      "Deletes a page and its history. This cannot be undone.",
+    access: "write",
+  },
+  list_collections: {
+    title: "List collections and tables",
+    description:
+      "Lists the collections of a workspace (pages collections and data tables with their columns and row counts).",
+    access: "read",
+  },
+  list_rows: {
+    title: "List table rows",
+    description:
+      "Reads rows of a table, filtered by equality (column: value), ranges (column: {gt, gte, lt, lte}) or part of a text, link or choice in any case (column: {contains: text}), sorted by a column, a page at a time (follow next_cursor; paging is stable while rows are added).",
+    access: "read",
+  },
+  create_collection: {
+    title: "Create a collection or table",
+    description:
+      "Creates a collection in a workspace: kind `pages` groups pages; kind `table` is a small data table with typed columns (text, number, boolean, date, url, select with options; required or not). Rows are then added with insert_rows.",
+    access: "write",
+  },
+  insert_rows: {
+    title: "Insert table rows",
+    description:
+      "Adds up to 500 rows to a table, all or nothing: if one row is invalid, none is written and the error names the row and column. Returns the new row ids.",
+    access: "write",
+  },
+  update_row: {
+    title: "Update a table row",
+    description:
+      "Changes some values of a row. Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
+    access: "write",
+  },
+  delete_row: {
+    title: "Delete a table row",
+    description:
+      "Deletes one row of a table.",
+    access: "write",
+  },
+  create_workspace: {
+    title: "Create a workspace",
+    description:
+      "Creates a private workspace owned by the person this token acts for.",
+    access: "admin",
+  },
+  set_workspace_visibility: {
+    title: "Publish or unpublish a workspace",
+    description:
+      "Makes a workspace public (anyone can read its pages at /a/{slug}) or private. Owners only.",
+    access: "admin",
+  },
+  add_collaborator: {
+    title: "Add a collaborator",
+    description:
+      "Gives a person (by e-mail) the editor or viewer role in a workspace. Owners only.",
+    access: "admin",
+  },
+  create_share_link: {
+    title: "Create a share link",
+    description:
+      "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
+    access: "admin",
+  },
+} as const satisfies Record<string, ToolEntry>;
+
+export type ToolName = keyof typeof TOOL_CATALOG;
+
+export const TOOL_NAMES = Object.keys(TOOL_CATALOG) as ToolName[];
+
+export function toolsWithAccess(access: ToolAccess): ToolName[] {
+  return TOOL_NAMES.filter((n) => TOOL_CATALOG[n].access === access);
+}
+
+export interface PromptArgument {
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+export interface PromptEntry {
+  title: string;
+  description: string;
+  arguments: readonly PromptArgument[];
+}
+
+/**
+ * Prompts: what clients show as commands (Claude Code's /mcp__atelier__publish_page, a prompt
+ * picker elsewhere). Each expands to one user message that names the tools to use.
+ */
+export const PROMPT_CATALOG = {
+  publish_page: {
+    title: "Publish as a page",
+    description: "Save what we just wrote as an Atelier page and give its public address.",
+    arguments: [
+      { name: "workspace", description: "The workspace slug to save it in (list_workspaces names yours).", required: false },
+      { name: "title", description: "The page's title.", required: false },
+    ],
+  },
+  summarise_workspace: {
+    title: "Summarise a workspace",
+    description: "Read every page of a workspace and summarise what it holds.",
+    arguments: [{ name: "workspace", description: "The workspace slug.", required: true }],
+  },
+  update_page: {
+    title: "Update a page",
+    description: "Change an existing page without overwriting anyone else's edit.",
+    arguments: [
+      { name: "slug", description: "The page's slug.", required: true },
+      { name: "change", description: "What to change.", required: true },
+    ],
+  },
+} as const satisfies Record<string, PromptEntry>;
+
+export type PromptName = keyof typeof PROMPT_CATALOG;
+
+export const PROMPT_NAMES = Object.keys(PROMPT_CATALOG) as PromptName[];
+
+/** The text a prompt expands to, given its arguments (already checked against its entry). */
+export function promptText(name: PromptName, args: Record<string, string | undefined>): string {
+  switch (name) {
+    case "publish_page": {
+      const where = args.workspace ? `in the workspace "${args.workspace}"` : "in a workspace of mine (call list_workspaces and pick the one that fits; ask me if unsure)";
+      const title = args.title ? ` titled "${args.title}"` : "";
+      return (
+        `Save the document we just worked on as an Atelier page${title} ${where}, with create_page (Markdown in body_markdown, a short lowercase slug). ` +
+        "If a page with that slug exists, read it with get_page and change it with update_page, passing its version as expected_version. " +
+        "Then tell me the page's address (it is at /a/{slug}) and whether the workspace is public."
+      );
+    }
+    case "summarise_workspace":
+      return (
+        `Summarise the Atelier workspace "${args.workspace ?? ""}": call get_workspace, then list_pages (follow next_cursor until it is absent) and get_page for each page, ` +
+        "and list_collections for its tables. Answer with one paragraph on what the workspace is for, then one line per page (title, address, what it says) and per table (name, columns, row count)."
+      );
+    case "update_page":
+      return (
+        `Change the Atelier page "${args.slug ?? ""}": ${args.change ?? ""}. Read it first with get_page, make the change, and save it with update_page passing the version you read as expected_version. ` +
+        "If the answer is version_conflict, someone changed it meanwhile: read it again, reapply the change, and save again."
+      );
+  }
+}
+
+/** What the caller should do about each error code: the error table of /auth.md. */
+export const ERROR_ADVICE: Record<ErrorCode, string> = {
+  invalid_request: "fix the field named in error_description (details.issues lists each, with a code)",
+  invalid_cursor: "the cursor is not one we gave out: start the listing again without it",
+  invalid_json: "send a JSON body with `Content-Type: application/json`",
+  batch_not_supported: "send one JSON-RPC request per HTTP request",
+  unsupported_registration_type: "use a type listed as enabled in the metadata",
+  invalid_otp: "the code is wrong, expired or used; ask again (five wrong tries burn it: start the claim again)",
+  unauthorized: "sign in (your MCP client does this on a 401) or send a token",
+  invalid_token: "the token is wrong, expired or revoked: get a new one",
+  invalid_assertion: "the identity assertion was refused",
+  forbidden: "this token or person may not do that here",
+  insufficient_scope: "the token lacks the scope named in WWW-Authenticate: sign in again asking for it",
+  registration_disabled: "anonymous registration is off here",
+  account_not_confirmed: "the person must sign in to the app once",
+  not_found: "nothing by that name that you can read: check the slug or id",
+  registration_not_found: "the claim token is wrong",
+  method_not_allowed: "use the method the endpoint documents (POST for /mcp)",
+  conflict: "the name is taken: choose another",
+  version_conflict: "someone changed it meanwhile: read it again, reapply your change, save with the new version",
+  already_claimed: "someone claimed it already",
+  claim_window_expired: "too late: register again",
+  payload_too_large: "send less at once",
+  limit_exceeded: "a cap of this workspace or sandbox is reached (the description says which): remove something or ask its owner",
+  rate_limited: "wait the number of seconds in `Retry-After`, then retry",
+  unavailable: "the service is briefly unavailable: retry in a few seconds",
+  internal_error: "our fault: retry later; it is logged",
+};
+
+/** The error table as rows, in the order of the codes' HTTP status. */
+export function errorRows(): { code: ErrorCode; status: number; mcp: "tool" | "http"; advice: string }[] {
+  return (Object.keys(ERROR_TABLE) as ErrorCode[])
+    .map((code) => ({ code, status: ERROR_TABLE[code].http, mcp: ERROR_TABLE[code].mcp, advice: ERROR_ADVICE[code] }))
+    .sort((a, b) => a.status - b.status);
+}
+
+// Ready-to-paste configuration for common MCP clients, built from the service's public origin
+// (the MCP server is at {origin}/mcp), with a token or for signing in.
+
+export interface ClientConfig {
+  id: "claude-code" | "mcp-json" | "vscode" | "inspector";
+  name: string;
+  /** Where this goes, in one sentence. */
+  hint: string;
+  language: "shell" | "json";
+  text: string;
+}
+
+/** A single-quoted shell word: safe for any credential or URL. */
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:@=+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function mcpEndpoint(origin: string): string {
+  return `${origin.replace(/\/+$/, "")}/mcp`;
+}
+
+/** The MCP Inspector needs Node 22 or later; the command as printed everywhere. */
+export const INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector";
+
+export function clientConfigs(origin: string, credential: string): ClientConfig[] {
+  const url = mcpEndpoint(origin);
+  const header = `Authorization: Bearer ${credential}`;
+  return [
+    {
+      id: "claude-code",
+      name: "Claude Code",
+      hint: "Run this once in a terminal; Claude Code remembers the server.",
+      language: "shell",
+      text: `claude mcp add --transport http atelier ${shellQuote(url)} --header ${shellQuote(header)}`,
+    },
+    {
+      id: "mcp-json",
+      name: "mcp.json",
+      hint: "For clients set up with an mcp.json file, such as Cursor, or a project’s .mcp.json for Claude Code.",
+      language: "json",
+      text: JSON.stringify({ mcpServers: { atelier: { type: "http", url, headers: { Authorization: `Bearer ${credential}` } } } }, null, 2),
+    },
+    {
+      id: "vscode",
+      name: "VS Code",
+      hint: "In .vscode/mcp.json (VS Code uses a top-level “servers” key and “type”: “http”).",
+      language: "json",
+      text: JSON.stringify({ servers: { atelier: { type: "http", url, headers: { Authorization: `Bearer ${credential}` } } } }, null, 2),
+    },
+    {
+      id: "inspector",
+      name: "Inspector",
+      hint: "Check the connection with the MCP Inspector (it needs Node 22 or later): this lists the tools the token may use.",
+      language: "shell",
+      text: `npx ${INSPECTOR_PACKAGE} --cli ${shellQuote(url)} --transport http --header ${shellQuote(header)} --method tools/list`,
+    },
+  ];
+}
+
+export interface SignInStep {
+  id: "claude" | "chatgpt" | "cursor" | "vscode" | "claude-code";
+  name: string;
+  /** What to do in that app, in order; the last step is always signing in here and allowing. */
+  steps: string[];
+  /** A file or command to use as printed, when the app takes one. */
+  snippet?: { language: "shell" | "json"; label: string; text: string };
+}
+
+/** "Add the URL, then sign in": how each common MCP client connects through OAuth. */
+export function signInGuides(origin: string): SignInStep[] {
+  const url = mcpEndpoint(origin);
+  const allow = "Your browser opens Atelier: sign in with your e-mail code, check what the app asks for, and choose Allow.";
+  return [
+    {
+      id: "claude",
+      name: "Claude.ai and Claude Desktop",
+      steps: ["Open Settings → Connectors and choose “Add custom connector”.", `Name it Atelier and paste ${url} as the URL; leave the OAuth fields empty.`, "Choose Connect.", allow],
+    },
+    {
+      id: "chatgpt",
+      name: "ChatGPT",
+      steps: ["Open Settings → Apps & Connectors (with developer mode on) and create a connector.", `Paste ${url} as the MCP server URL and choose OAuth as the authentication.`, allow],
+    },
+    {
+      id: "cursor",
+      name: "Cursor",
+      steps: ["Add the server to ~/.cursor/mcp.json (or a project’s .cursor/mcp.json):", "In Cursor’s MCP settings, choose “Needs login” next to atelier.", allow],
+      snippet: { language: "json", label: "mcp.json", text: JSON.stringify({ mcpServers: { atelier: { url } } }, null, 2) },
+    },
+    {
+      id: "vscode",
+      name: "VS Code",
+      steps: ["Add the server to .vscode/mcp.json (a top-level “servers” key, “type”: “http”):", "Choose Start above the server in that file, then Allow when VS Code asks to sign in.", allow],
+      snippet: { language: "json", label: ".vscode/mcp.json", text: JSON.stringify({ servers: { atelier: { type: "http", url } } }, null, 2) },
+    },
+    {
+      id: "claude-code",
+      name: "Claude Code",
+      steps: ["Add the server once:", "In Claude Code, type /mcp, pick atelier and choose Authenticate.", allow],
+      snippet: { language: "shell", label: "Terminal", text: `claude mcp add --transport http atelier ${shellQuote(url)}` },
+    },
+  ];
+}
