@@ -64,5 +64,20 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One parameter convention (CONVENTIONS 14): a domain function takes `deps` first, never
+    // the bare database, so a function that later needs the cache or the mailer changes no caller.
+    files: ["shared/src/domain/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ExportNamedDeclaration > FunctionDeclaration > Identifier.params:first-child[name=/^(database|db)$/]",
+          message: "Domain functions take deps first (Pick<Deps, \"database\">), not the database.",
+        },
+      ],
+    },
+  },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
 );

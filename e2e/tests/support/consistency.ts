@@ -66,9 +66,9 @@ export async function findHalfWritten(db: Db, workspaceIds?: string[]): Promise<
 
   const haveRevision = new Set(revisions.map((r) => `${r.pageId}:${r.version}`));
   // The same recount the sweeper makes: everything a workspace stores.
-  const database = { c: collectionsOf(db) } as Parameters<typeof countUsage>[0];
+  const deps = { database: { c: collectionsOf(db) } } as unknown as Parameters<typeof countUsage>[0];
   const counted = new Map<string, { pages: number; bytes: number }>();
-  for (const w of workspaces) counted.set(w._id, await countUsage(database, w._id));
+  for (const w of workspaces) counted.set(w._id, await countUsage(deps, w._id));
   const rowsIn = new Map<string, number>();
   for (const r of rows) rowsIn.set(r.collectionId, (rowsIn.get(r.collectionId) ?? 0) + 1);
   const slugOf = new Map(workspaces.map((w) => [w._id, w.slug]));

@@ -198,7 +198,7 @@ describe("a dropped connection mid-write", () => {
     const wsId = user.defaultWorkspaceId ?? "";
     await database.c.workspaces.updateOne({ _id: wsId }, { $set: { usageDirtyAt: new Date(0) } });
     await sweepOnce(deps);
-    expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage).toEqual(await countUsage(database, wsId));
+    expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage).toEqual(await countUsage({ database }, wsId));
 
     // The writer that got no answer tries again with the same slug.
     const again = await createPage(deps, principal, { slug, title: "Cut", body_markdown: "half" }).then(

@@ -8,6 +8,7 @@ import type { Database, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
 import { utf8Bytes } from "../schemas/cells";
 import { now } from "./clock";
+import type { Deps } from "./deps";
 
 export interface UsageDelta {
   pages: number;
@@ -71,12 +72,12 @@ export async function reserveUsage(deps: { database: Database; config: Caps }, w
  * Marks the usage counters as about to change, before a delete whose release follows it:
  * should the process stop in between, the sweeper recounts them.
  */
-export async function markUsageChanging(database: Database, wsId: string): Promise<void> {
+export async function markUsageChanging({ database }: Pick<Deps, "database">, wsId: string): Promise<void> {
   await database.c.workspaces.updateOne({ _id: wsId }, { $set: { usageDirtyAt: now() } });
 }
 
 /** Gives back what a failed or undone write had reserved, or what a delete freed. */
-export async function releaseUsage(database: Database, wsId: string, delta: UsageDelta): Promise<void> {
+export async function releaseUsage({ database }: Pick<Deps, "database">, wsId: string, delta: UsageDelta): Promise<void> {
   await database.c.workspaces.updateOne({ _id: wsId }, { $inc: { "usage.pages": -delta.pages, "usage.bytes": -delta.bytes }, $set: { usageDirtyAt: now() } });
 }
 
@@ -84,7 +85,7 @@ export async function releaseUsage(database: Database, wsId: string, delta: Usag
  * Counts a workspace's usage afresh from what it stores. Summed here rather than with
  * $group: FerretDB v1 answers $sum over a field with 0 (outside the storage contract).
  */
-export async function countUsage(database: Database, wsId: string): Promise<UsageDelta> {
+export async function countUsage({ database }: Pick<Deps, "database">, wsId: string): Promise<UsageDelta> {
   let pages = 0;
   let bytes = 0;
   for await (const p of database.c.pages.find({ workspaceId: wsId }, { projection: { bytes: 1 } })) {

@@ -2,9 +2,9 @@
 // The access token (stored hashed by oauth-store) names its grant; the grant's id is the id of
 // the connected agent's token document, whose status, scopes and workspace restriction then
 // decide as for any token. Two lookups by `_id`, so the embedded database answers at once.
-import type { Config } from "../config";
-import type { Database, Scope, TokenDoc } from "../db/index";
+import type { Scope, TokenDoc } from "../db/index";
 import { nowMs } from "./clock";
+import type { Deps } from "./deps";
 import { findOAuthRecord } from "./oauth-store";
 
 export const OAUTH_SCOPES: readonly Scope[] = ["mcp:read", "mcp:write"];
@@ -21,15 +21,15 @@ const OPAQUE = /^[A-Za-z0-9_-]{20,200}$/;
  * credential is unknown, expired, consumed, bound to another resource, or its grant is gone.
  * The returned scopes are the grant's, narrowed to the access token's own when it names any.
  */
-export async function findOAuthAccessTokenOwner(database: Database, config: Pick<Config, "BASE_URL">, credential: string): Promise<TokenDoc | null> {
+export async function findOAuthAccessTokenOwner(deps: Pick<Deps, "database" | "config">, credential: string): Promise<TokenDoc | null> {
   if (!OPAQUE.test(credential)) return null;
-  const at = await findOAuthRecord(database, "AccessToken", credential);
+  const at = await findOAuthRecord(deps, "AccessToken", credential);
   if (!at || at.consumed !== undefined) return null;
   if (typeof at.exp !== "number" || at.exp * 1000 <= nowMs()) return null;
   const aud = Array.isArray(at.aud) ? at.aud : [at.aud];
-  if (aud.length !== 1 || aud[0] !== mcpResource(config.BASE_URL)) return null;
+  if (aud.length !== 1 || aud[0] !== mcpResource(deps.config.BASE_URL)) return null;
   if (typeof at.grantId !== "string") return null;
-  const token = await database.c.tokens.findOne({ _id: at.grantId, kind: "oauth" });
+  const token = await deps.database.c.tokens.findOne({ _id: at.grantId, kind: "oauth" });
   if (!token) return null;
   const asked = typeof at.scope === "string" ? new Set(at.scope.split(" ")) : null;
   const scopes = asked && asked.size > 0 ? token.scopes.filter((s) => asked.has(s)) : token.scopes;

@@ -4,9 +4,10 @@
 // the hot path by `_id`, no TTL index (the sweeper deletes records past `expiresAt`), no
 // transaction. Nothing secret is kept in clear: a model whose id is a credential is stored
 // under sha256(model:id) and its payload loses the `jti` that repeats the id.
-import type { Database, OAuthRecordDoc } from "../db/index";
+import type { OAuthRecordDoc } from "../db/index";
 import { sha256 } from "../ids";
 import { addSeconds, now } from "./clock";
+import type { Deps } from "./deps";
 
 /** Models whose id is not a secret: kept under `model:id` so they can be listed and read back. */
 const CLEAR_ID_MODELS = new Set(["Client", "Grant"]);
@@ -31,24 +32,25 @@ function decode(doc: OAuthRecordDoc, id: string | null): OAuthPayload | undefine
 }
 
 /** Reads one record the way the adapter would, for code outside oidc-provider (the /mcp check). */
-export async function findOAuthRecord(database: Database, model: string, id: string): Promise<OAuthPayload | undefined> {
+export async function findOAuthRecord({ database }: Pick<Deps, "database">, model: string, id: string): Promise<OAuthPayload | undefined> {
   const doc = await database.c.oauth.findOne({ _id: oauthRecordId(model, id) });
   return doc ? decode(doc, id) : undefined;
 }
 
 /** Everything issued under a grant, and the grant itself: gone at once (an app revocation). */
-export async function deleteOAuthGrant(database: Database, grantId: string): Promise<void> {
+export async function deleteOAuthGrant({ database }: Pick<Deps, "database">, grantId: string): Promise<void> {
   await database.c.oauth.deleteMany({ grantId });
   await database.c.oauth.deleteOne({ _id: oauthRecordId("Grant", grantId) });
 }
 
 /** Deletes records past their expiry (run by the sweeper). */
-export async function clearExpiredOAuthRecords(database: Database): Promise<number> {
+export async function clearExpiredOAuthRecords({ database }: Pick<Deps, "database">): Promise<number> {
   return (await database.c.oauth.deleteMany({ expiresAt: { $lte: now() } })).deletedCount;
 }
 
 /** The adapter class oidc-provider instantiates once per model name. */
-export function oauthAdapter(database: Database) {
+export function oauthAdapter(deps: Pick<Deps, "database">) {
+  const { database } = deps;
   return class OAuthStoreAdapter {
     constructor(readonly name: string) {}
 
@@ -68,7 +70,7 @@ export function oauthAdapter(database: Database) {
 
     async find(id: string): Promise<OAuthPayload | undefined> {
       if (typeof id !== "string" || id.length === 0 || id.length > 2048) return undefined;
-      return findOAuthRecord(database, this.name, id);
+      return findOAuthRecord(deps, this.name, id);
     }
 
     async findByUid(uid: string): Promise<OAuthPayload | undefined> {

@@ -212,7 +212,7 @@ export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: Workspac
     const pruned = await database.c.revisions.find({ pageId: page._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
     if (pruned.length > 0) {
       const r = await database.c.revisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
-      if (r.deletedCount > 0) await releaseUsage(database, page.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
+      if (r.deletedCount > 0) await releaseUsage({ database }, page.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
     }
   }
   await database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { revisionPending: false } });
@@ -269,7 +269,7 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
         () => true,
         () => false,
       );
-      if (undone) await releaseUsage(database, ws._id, delta).catch(() => undefined);
+      if (undone) await releaseUsage({ database }, ws._id, delta).catch(() => undefined);
       written = !undone;
       throw err;
     }
@@ -372,7 +372,7 @@ async function changePage(
       );
       if (r.modifiedCount !== 1) {
         // Our claim went stale and another writer took over: give back and start again.
-        await releaseUsage(database, ws._id, delta);
+        await releaseUsage({ database }, ws._id, delta);
         continue;
       }
       const written: PageDoc = { ...page, ...next, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt };
@@ -438,7 +438,7 @@ export async function deletePage(deps: StoreDeps, principal: Principal, slug: st
 /** The steps of a delete after its mark, each idempotent: addresses, history, the page, then the usage it held. */
 export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "workspaceId" | "bytes">): Promise<void> {
   const { database } = deps;
-  await markUsageChanging(database, page.workspaceId);
+  await markUsageChanging({ database }, page.workspaceId);
   const addresses = await database.c.artifacts.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
   await database.c.artifacts.deleteMany({ pageId: page._id });
   for (const a of addresses) forgetArtifact(deps, a._id);
@@ -447,5 +447,5 @@ export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | 
   await database.c.revisions.deleteMany({ pageId: page._id });
   const r = await database.c.pages.deleteOne({ _id: page._id });
   const freed = (r.deletedCount === 1 ? page.bytes : 0) + revisions.reduce((n, x) => n + x.bytes, 0) + addresses.reduce((n, a) => n + a.bytes, 0);
-  await releaseUsage(database, page.workspaceId, { pages: r.deletedCount, bytes: freed });
+  await releaseUsage({ database }, page.workspaceId, { pages: r.deletedCount, bytes: freed });
 }

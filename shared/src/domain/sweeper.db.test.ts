@@ -51,7 +51,7 @@ describe("repairs after an interrupted write", () => {
     const { row_ids } = await insertRows(deps, principal, { collection: "nums", rows: [{ n: 1 }, { n: 2 }] });
     await updateRow(deps, principal, { collection: "nums", rowId: row_ids[0] ?? "", values: { n: 10 } });
     const wsId = user.defaultWorkspaceId ?? "";
-    const truth = await countUsage(database, wsId);
+    const truth = await countUsage({ database }, wsId);
     // Every write kept the counter exact: it equals a full recount of what is stored.
     expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage).toEqual(truth);
     expect(truth.pages).toBe(1);
@@ -76,7 +76,7 @@ describe("repairs after an interrupted delete", () => {
     const wsId = user.defaultWorkspaceId ?? "";
     // deletePage marks the page and the counters; a stop right after that:
     await database.c.pages.updateOne({ _id: id }, { $set: { deletingAt: new Date() } });
-    await markUsageChanging(database, wsId);
+    await markUsageChanging({ database }, wsId);
     expect((await database.c.workspaces.findOne({ _id: wsId }))?.usage.pages).toBe(1);
     advanceClock(61);
     await sweepOnce(deps);
@@ -84,7 +84,7 @@ describe("repairs after an interrupted delete", () => {
     expect(await database.c.revisions.countDocuments({ pageId: id })).toBe(0);
     expect(await database.c.artifacts.findOne({ _id: "to-go" })).toBeNull();
     const usage = (await database.c.workspaces.findOne({ _id: wsId }))?.usage;
-    expect(usage).toEqual(await countUsage(database, wsId));
+    expect(usage).toEqual(await countUsage({ database }, wsId));
     expect(usage?.pages).toBe(0);
   });
 });

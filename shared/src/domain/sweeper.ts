@@ -143,7 +143,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     report.repaired++;
   }
   for (const ws of await database.c.workspaces.find({ usageDirtyAt: { $lte: settled } }, { projection: { _id: 1, usageDirtyAt: 1 } }).limit(BATCH).toArray()) {
-    const usage = await countUsage(database, ws._id);
+    const usage = await countUsage({ database }, ws._id);
     await database.c.workspaces.updateOne({ _id: ws._id, usageDirtyAt: ws.usageDirtyAt }, { $set: { usage, usageDirtyAt: null } });
     report.repaired++;
   }
@@ -162,7 +162,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += (await database.c.sessions.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   report.cleared += (await database.c.assertionReplays.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   // The authorization server's codes, tokens, sessions and interactions past their expiry.
-  report.cleared += await clearExpiredOAuthRecords(database);
+  report.cleared += await clearExpiredOAuthRecords({ database });
   return report;
 }
 

@@ -85,7 +85,7 @@ export async function createCollection(
   try {
     await database.c.collections.insertOne(doc);
   } catch (err) {
-    await releaseUsage(database, ws._id, delta);
+    await releaseUsage({ database }, ws._id, delta);
     if (isDuplicateKey(err)) throw new AppError("conflict", `This workspace already has a collection "${input.slug}".`);
     throw err;
   }
@@ -190,7 +190,7 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: {
     await database.c.rows.deleteMany({ _id: { $in: rows.map((r) => r._id) } });
     await database.c.rowRevisions.deleteMany({ rowId: { $in: rows.map((r) => r._id) } });
     await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
-    await releaseUsage(database, ws._id, delta);
+    await releaseUsage({ database }, ws._id, delta);
     throw err;
   }
   await tableChanged(deps, table._id);
@@ -212,7 +212,7 @@ async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "ver
   const pruned = await deps.database.c.rowRevisions.find({ rowId: row._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
   if (pruned.length === 0) return;
   const r = await deps.database.c.rowRevisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
-  if (r.deletedCount > 0) await releaseUsage(deps.database, row.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
+  if (r.deletedCount > 0) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
 }
 
 /**
@@ -253,7 +253,7 @@ export async function updateRow(
     { $set: { values, bytes, version: next.version, writing: null, updatedBy: actor, updatedAt: next.updatedAt } },
   );
   if (r.modifiedCount !== 1) {
-    await releaseUsage(database, ws._id, delta);
+    await releaseUsage({ database }, ws._id, delta);
     throw rowConflict(row.version + 1, input.expectedVersion ?? row.version, "someone changed it at the same moment");
   }
   try {
@@ -282,14 +282,14 @@ export async function deleteRow(
   if (input.expectedVersion !== undefined && row.version !== input.expectedVersion) throw rowConflict(row.version, input.expectedVersion);
   // Counters first marked, so a stop between the delete and their update is recounted.
   await database.c.collections.updateOne({ _id: table._id }, { $set: { countDirtyAt: now() } });
-  await markUsageChanging(database, ws._id);
+  await markUsageChanging({ database }, ws._id);
   const r = await database.c.rows.deleteOne({ _id: row._id, version: row.version });
   if (r.deletedCount !== 1) throw new AppError("version_conflict", "Someone changed the row at the same moment; read it again.");
   await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -1 }, $set: { countDirtyAt: now() } });
   const actor = actorOf(principal);
   const tombstone = revision({ ...row, version: row.version + 1, updatedAt: now() }, actor, true);
   // The row goes; its tombstone revision and the event come.
-  await releaseUsage(database, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
+  await releaseUsage({ database }, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
   await tableChanged(deps, table._id);
   await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });

@@ -149,7 +149,7 @@ export async function revokeToken(deps: StoreDeps, userId: string, tokenId: stri
   const t = await ownedActiveToken(deps.database, userId, tokenId);
   const revokedAt = now();
   await deps.database.c.tokens.updateOne({ _id: t._id, revokedAt: null }, { $set: { revokedAt } });
-  if (t.kind === "oauth") await deleteOAuthGrant(deps.database, t.oauth?.grantId ?? t._id);
+  if (t.kind === "oauth") await deleteOAuthGrant(deps, t.oauth?.grantId ?? t._id);
   deps.cache.delete(tokenKey(t.hash));
   deps.cache.deleteTag(tokenTag(t._id));
   return (await tokenViews(deps, [{ ...t, revokedAt }]))[0] as TokenView;
@@ -178,7 +178,7 @@ export async function authenticateBearer(deps: StoreDeps, credential: string): P
   // grant's token document): one principal either way, read through the cache.
   const t = credential.startsWith(deps.config.TOKEN_PREFIX)
     ? await tokenByHash(deps, sha256(credential))
-    : await deps.cache.through(`oat:${sha256(credential)}`, () => findOAuthAccessTokenOwner(deps.database, deps.config, credential), { tags: tagsOf });
+    : await deps.cache.through(`oat:${sha256(credential)}`, () => findOAuthAccessTokenOwner(deps, credential), { tags: tagsOf });
   if (!t || tokenStatus(t) !== "active") throw invalidToken();
   const at = now();
   if (!t.lastUsedAt || at.getTime() - t.lastUsedAt.getTime() > TOUCH_EVERY_MS) {

@@ -51,7 +51,7 @@ function supportedMetadata(m: Record<string, unknown>): Record<string, unknown> 
 
 /** Which model names the adapter keeps; a client id that is a URL is resolved from its metadata document. */
 function adapterFor({ config, database }: ProviderDeps) {
-  const Base = oauthAdapter(database);
+  const Base = oauthAdapter({ database });
   return class AtelierOAuthAdapter extends Base {
     override async find(id: string): Promise<OAuthPayload | undefined> {
       if (this.name !== "Client" || !isClientDocumentUrl(config, id)) return super.find(id);
