@@ -210,9 +210,10 @@ async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "ver
   const oldest = row.version - deps.config.REVISIONS_KEPT;
   if (oldest < 1) return;
   const pruned = await deps.database.c.rowRevisions.find({ rowId: row._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
-  if (pruned.length === 0) return;
-  const r = await deps.database.c.rowRevisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
-  if (r.deletedCount > 0) await releaseUsage(deps.database, row.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
+  // Only what this call deleted itself is given back: a racing prune of the same revisions never releases them twice.
+  let freed = 0;
+  for (const p of pruned) if ((await deps.database.c.rowRevisions.deleteOne({ _id: p._id })).deletedCount === 1) freed += p.bytes;
+  if (freed > 0) await releaseUsage(deps.database, row.workspaceId, { pages: 0, bytes: freed });
 }
 
 /**
