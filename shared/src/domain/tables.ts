@@ -301,10 +301,10 @@ export async function deleteRow(
 export async function rowHistory(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }): Promise<RowRevisionView[]> {
   const { ws, table } = await resolveTable(deps, principal, input, "read");
   const insider = isInsider(principal, ws);
-  const revisions = await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray();
-  return revisions
-    .filter((r) => r.collectionId === table._id)
-    .map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
+  const revisions = (await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray()).filter((r) => r.collectionId === table._id);
+  // A row this table never had is not found, as everywhere else (an empty history would say it exists).
+  if (revisions.length === 0) throw new AppError("not_found", "No such row in this table.");
+  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
 }
 
 /**
