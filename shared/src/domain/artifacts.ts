@@ -70,20 +70,26 @@ export async function releaseSlug(deps: StoreDeps, slug: string, pageId: string)
  */
 export async function writeRendition(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "version" | "workspaceId">, ws: WorkspaceDoc, html: string): Promise<number> {
   const { database } = deps;
-  const before = await database.c.artifacts.findOne({ _id: page.slug, pageId: page._id }, { projection: { bytes: 1, version: 1 } });
-  if (!before || before.version > page.version) return 0;
   const bytes = utf8Bytes(html);
-  const t = now();
-  await database.c.artifacts.updateOne(
-    { _id: page.slug, pageId: page._id, version: { $lte: page.version } },
-    { $set: { html, etag: etagOf(html), version: page.version, public: isPublicWorkspace(ws), bytes, updatedAt: t } },
-  );
-  deps.cache.delete(artifactKey(page.slug));
-  const fresh = await database.c.workspaces.findOne({ _id: ws._id }, { projection: { visibility: 1, sandbox: 1 } });
-  if (fresh && isPublicWorkspace(fresh) !== isPublicWorkspace(ws)) {
-    await database.c.artifacts.updateOne({ _id: page.slug, pageId: page._id }, { $set: { public: isPublicWorkspace(fresh) } });
+  // Conditional on the document read, so the size change returned is exactly what this write
+  // changed, even when versions finishing at once write their documents in any order.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const before = await database.c.artifacts.findOne({ _id: page.slug, pageId: page._id }, { projection: { bytes: 1, version: 1, updatedAt: 1 } });
+    if (!before || before.version > page.version) return 0;
+    const r = await database.c.artifacts.updateOne(
+      { _id: page.slug, pageId: page._id, version: before.version, updatedAt: before.updatedAt },
+      { $set: { html, etag: etagOf(html), version: page.version, public: isPublicWorkspace(ws), bytes, updatedAt: now() } },
+    );
+    if (r.modifiedCount !== 1) continue;
+    deps.cache.delete(artifactKey(page.slug));
+    const fresh = await database.c.workspaces.findOne({ _id: ws._id }, { projection: { visibility: 1, sandbox: 1 } });
+    if (fresh && isPublicWorkspace(fresh) !== isPublicWorkspace(ws)) {
+      await database.c.artifacts.updateOne({ _id: page.slug, pageId: page._id }, { $set: { public: isPublicWorkspace(fresh) } });
+    }
+    return bytes - before.bytes;
   }
-  return bytes - before.bytes;
+  // Changing faster than it can be written: a newer version will write its own document.
+  return 0;
 }
 
 /**

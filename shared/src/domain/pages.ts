@@ -185,7 +185,7 @@ function tableParts(specs: TableViewSpec[] | undefined, from: number): PartDoc[]
  * process left half-written): its revision, its rendered document, the oldest revisions
  * beyond REVISIONS_KEPT pruned (their bytes given back), then the pending mark cleared.
  */
-export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: WorkspaceDoc, html?: string): Promise<void> {
+export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: WorkspaceDoc, html?: string, renditionCharged?: number): Promise<void> {
   const { database, config } = deps;
   const revision: RevisionDoc = {
     _id: `${page._id}:v${page.version}`,
@@ -206,14 +206,20 @@ export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: Workspac
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
-  await writeRendition(deps, page, ws, html ?? (await renderDocument(deps, page)));
+  const renditionChange = await writeRendition(deps, page, ws, html ?? (await renderDocument(deps, page)));
+  // The writer charged the document's growth as it saw it before writing; versions finishing
+  // at once can see the same older document, so the charge is trued up to what was written.
+  if (renditionCharged !== undefined && renditionChange !== renditionCharged) {
+    await releaseUsage({ database }, page.workspaceId, { pages: 0, bytes: renditionCharged - renditionChange });
+  }
   const oldest = page.version - config.REVISIONS_KEPT;
   if (oldest >= 1) {
     const pruned = await database.c.revisions.find({ pageId: page._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
-    if (pruned.length > 0) {
-      const r = await database.c.revisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
-      if (r.deletedCount > 0) await releaseUsage({ database }, page.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
-    }
+    // Two versions finishing at once find the same old revisions: each gives back only the
+    // bytes of those it deleted itself, so the counter is never released twice (issue 13).
+    let freed = 0;
+    for (const p of pruned) if ((await database.c.revisions.deleteOne({ _id: p._id })).deletedCount === 1) freed += p.bytes;
+    if (freed > 0) await releaseUsage({ database }, page.workspaceId, { pages: 0, bytes: freed });
   }
   await database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { revisionPending: false } });
 }
@@ -274,7 +280,7 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
       throw err;
     }
     written = true;
-    await finishVersion(deps, page, ws, html);
+    await finishVersion(deps, page, ws, html, utf8Bytes(html));
     deps.cache.delete(pageSlugKey(page.slug));
     await recordEvent(deps, { workspaceId: ws._id, type: "page.created", actor, target: { kind: "page", id: page._id, label: page.title } }, { counted: true });
     return {
@@ -360,7 +366,8 @@ async function changePage(
       const bytes = contentBytes(next);
       const stored = await database.c.artifacts.findOne({ _id: page.slug }, { projection: { bytes: 1 } });
       // The page's new content, its new revision, its document's growth and the event.
-      const delta = { pages: 0, bytes: bytes - page.bytes + bytes + utf8Bytes(html) - (stored?.bytes ?? 0) + EVENT_BYTES };
+      const renditionCharged = utf8Bytes(html) - (stored?.bytes ?? 0);
+      const delta = { pages: 0, bytes: bytes - page.bytes + bytes + renditionCharged + EVENT_BYTES };
       await reserveUsage(deps, ws, delta);
       const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null };
       const updatedAt = now();
@@ -376,7 +383,7 @@ async function changePage(
         continue;
       }
       const written: PageDoc = { ...page, ...next, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt };
-      await finishVersion(deps, written, ws, html);
+      await finishVersion(deps, written, ws, html, renditionCharged);
       await recordEvent(
         deps,
         { workspaceId: ws._id, type: eventType, actor, target: { kind: "page", id: page._id, label: written.title }, ...(next.restoredFrom !== undefined ? { restoredFrom: next.restoredFrom } : {}) },

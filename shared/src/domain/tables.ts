@@ -210,9 +210,10 @@ async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "ver
   const oldest = row.version - deps.config.REVISIONS_KEPT;
   if (oldest < 1) return;
   const pruned = await deps.database.c.rowRevisions.find({ rowId: row._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
-  if (pruned.length === 0) return;
-  const r = await deps.database.c.rowRevisions.deleteMany({ _id: { $in: pruned.map((p) => p._id) } });
-  if (r.deletedCount > 0) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: pruned.reduce((n, p) => n + p.bytes, 0) });
+  // Only what this call deleted itself is given back: a racing prune of the same revisions never releases them twice.
+  let freed = 0;
+  for (const p of pruned) if ((await deps.database.c.rowRevisions.deleteOne({ _id: p._id })).deletedCount === 1) freed += p.bytes;
+  if (freed > 0) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: freed });
 }
 
 /**
@@ -300,10 +301,10 @@ export async function deleteRow(
 export async function rowHistory(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }): Promise<RowRevisionView[]> {
   const { ws, table } = await resolveTable(deps, principal, input, "read");
   const insider = isInsider(principal, ws);
-  const revisions = await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray();
-  return revisions
-    .filter((r) => r.collectionId === table._id)
-    .map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
+  const revisions = (await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray()).filter((r) => r.collectionId === table._id);
+  // A row this table never had is not found, as everywhere else (an empty history would say it exists).
+  if (revisions.length === 0) throw new AppError("not_found", "No such row in this table.");
+  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
 }
 
 /**
