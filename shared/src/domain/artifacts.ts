@@ -141,6 +141,18 @@ async function artifactBySlug(deps: StoreDeps, slug: string): Promise<Served | n
   return doc;
 }
 
+/**
+ * A public page's document when this process already holds it (the read cache), without
+ * touching the database: what the lean read path in front of the router serves. The same
+ * object comes back while the entry lives, so callers may key derived bytes on it. Anything
+ * else (a miss, a private page, a redirect) is null: the full route answers those.
+ */
+export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: string): { readonly html: string; readonly etag: string } | null {
+  const doc = deps.cache.get<Served>(artifactKey(slug));
+  if (!doc || !doc.public || doc.redirect || doc.html === null) return null;
+  return doc as { html: string; etag: string };
+}
+
 export type RenderedArtifact =
   | { kind: "document"; html: string; etag: string; isPublic: boolean }
   | { kind: "moved"; slug: string }
