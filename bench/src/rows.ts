@@ -441,12 +441,13 @@ export function formatRows(r: RowsResult): string {
     cpuPercentOf(c, "other"),
     cpuPerRequest(c, "sidecar"),
     cpuPerRequest(c, "database"),
+    c.rssMb.sidecar ?? "-",
   ]);
   const out = [
     `list_rows: a table of ${r.table.rows} rows (${r.table.columns.join(", ")}), with ${r.table.otherRows} rows in ${r.table.otherTables} other tables, seeded in ${r.table.seedSeconds} s; ${r.table.matchingFilter} rows match the filter; ` +
       `sidecar: ${r.setup.sidecar} (LOG_LEVEL=${r.setup.logLevel}), database: ${r.setup.database}; wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up`,
     `one request alone: ${CASE_ORDER.map((n) => `${n} ${fixed(r.responses[n].ms)} ms (${r.responses[n].bytes} bytes)`).join(", ")}`,
-    table(["list_rows", "conns", "seconds", "requests", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% sidecar", "CPU% db", "CPU% other", "µs/req sidecar", "µs/req db"], rows),
+    table(["list_rows", "conns", "seconds", "requests", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% sidecar", "CPU% db", "CPU% other", "µs/req sidecar", "µs/req db", "max RSS MB"], rows),
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request.` +
       (r.cases.some((c) => c.noisy) ? ` * noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case.` : ""),
     "",
