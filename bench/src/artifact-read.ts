@@ -34,7 +34,7 @@ const SLUG = "weekly-status";
  * process with CACHE_TTL_MS=0 (every read goes to the database) with 100 and with 100,000
  * pages stored (growth).
  */
-export type Target = "nginx" | "node-http" | "atelier" | "production" | "exact-100" | "exact-100k";
+export type Target = "nginx" | "node-http" | "atelier" | "production" | "cached-100" | "cached-100k" | "exact-100" | "exact-100k";
 
 
 
@@ -97,7 +97,10 @@ export interface ArtifactReadResult {
     productionRatio: number | null;
     productionP99Ms: number | null;
     oneProcessRatio: number | null;
+    /** Every read from the database (CACHE_TTL_MS=0). */
     growthRatio: number | null;
+    /** As shipped (the read cache on). */
+    growthRatioCached: number | null;
     maxRssMb: number | null;
     filler: { pages: number; seconds: number } | null;
   };
@@ -290,10 +293,12 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   });
   const exactUrl = `http://127.0.0.1:${exactPort}/a/${SLUG}`;
   await seedFiller(db.database, 100, log);
+  await measure("cached-100", atelierUrl, maxConnections, mainLevel);
   await measure("exact-100", exactUrl, maxConnections, mainLevel);
   log("storing 100,000 pages for the growth case…");
   const fillerSeconds = await seedFiller(db.database, 100_000, log);
   log(`stored 100,000 pages in ${fillerSeconds} s`);
+  await measure("cached-100k", atelierUrl, maxConnections, mainLevel);
   await measure("exact-100k", exactUrl, maxConnections, mainLevel);
   await exact.stop();
   exact = null;
@@ -351,6 +356,8 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const prod = ratios.find((r) => r.target === "production" && r.connections === TARGETS.connections);
   const small = cases.find((c) => c.target === "exact-100");
   const large = cases.find((c) => c.target === "exact-100k");
+  const smallCached = cases.find((c) => c.target === "cached-100");
+  const largeCached = cases.find((c) => c.target === "cached-100k");
   const rssAll = cases.flatMap((c) => Object.values(c.rssMb));
   return {
     name: "artifact-read",
@@ -379,6 +386,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       productionP99Ms: prod?.p99Ms ?? null,
       oneProcessRatio: main?.rpsRatio ?? null,
       growthRatio: small && large && small.rps > 0 ? Math.round((1000 * large.rps) / small.rps) / 1000 : null,
+      growthRatioCached: smallCached && largeCached && smallCached.rps > 0 ? Math.round((1000 * largeCached.rps) / smallCached.rps) / 1000 : null,
       maxRssMb: rssAll.length ? Math.max(...rssAll) : null,
       filler: large ? { pages: 100_000, seconds: fillerSeconds } : null,
     },
@@ -391,11 +399,13 @@ const LABELS: Record<Target, string> = {
   "node-http": "node:http, bytes in memory",
   atelier: "GET /a/{slug}, one process",
   production: "GET /a/{slug}, deploy/nginx.conf + 2 processes",
+  "cached-100": "GET /a/{slug}, one process, 100 pages stored",
+  "cached-100k": "GET /a/{slug}, one process, 100,000 pages stored",
   "exact-100": "GET /a/{slug}, CACHE_TTL_MS=0, 100 pages stored",
   "exact-100k": "GET /a/{slug}, CACHE_TTL_MS=0, 100,000 pages stored",
 };
 const labelOf = (x: { target: Target; logLevel: string | null }) => `${LABELS[x.target]}${x.logLevel ? ` (${x.logLevel})` : ""}`;
-const SERVER_CPU: Record<Target, string> = { nginx: "nginx", "node-http": "node-http", atelier: "server", production: "nginx", "exact-100": "exact", "exact-100k": "exact" };
+const SERVER_CPU: Record<Target, string> = { nginx: "nginx", "node-http": "node-http", atelier: "server", production: "nginx", "cached-100": "server", "cached-100k": "server", "exact-100": "exact", "exact-100k": "exact" };
 
 /** CPU time a process spent per request served, in µs. */
 function perRequest(c: CaseResult, k: string): string {
@@ -439,7 +449,7 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
       `${r.targets.ratio === null ? "not measured" : `${fixed(r.targets.ratio * 100, 1)} % → ${r.targets.ratioMet ? "met" : "MISSED"}`}; ` +
       `p99 < ${r.targets.maxP99Ms} ms: ${r.targets.p99Ms === null ? "not measured" : `${fixed(r.targets.p99Ms)} ms → ${r.targets.p99Met ? "met" : "MISSED"}`}`,
     `issue 15 at ${r.targets.connections} connections: through deploy/nginx.conf ${pct(r.wave2.productionRatio)} of nginx static (≥ 50 %), p99 ${r.wave2.productionP99Ms ?? "-"} ms (< 25); ` +
-      `one process ${pct(r.wave2.oneProcessRatio)} (≥ 25 %); growth 100,000 / 100 pages ${pct(r.wave2.growthRatio)} (≥ 80 %); max RSS ${r.wave2.maxRssMb ?? "-"} MB (< 200)`,
+      `one process ${pct(r.wave2.oneProcessRatio)} (≥ 25 %); growth 100,000 / 100 pages ${pct(r.wave2.growthRatioCached)} as shipped, ${pct(r.wave2.growthRatio)} with every read from the database (≥ 80 %); max RSS ${r.wave2.maxRssMb ?? "-"} MB (< 200)`,
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request served. server = the process (group) answering, db = the embedded database, ` +
       `other = the rest of the machine (this runner, the kernel, other work; ${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
       (r.cases.some((c) => c.noisy) ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.` : ""),
