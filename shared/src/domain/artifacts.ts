@@ -131,16 +131,17 @@ type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "eta
 async function artifactBySlug(deps: StoreDeps, slug: string): Promise<Served | null> {
   const cached = deps.cache.get<Served>(artifactKey(slug));
   if (cached) return cached;
+  const read = () =>
+    deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } });
+  // CACHE_TTL_MS=0: every read is the request's own.
+  if (!deps.cache.enabled) return read();
   // When a hot page's entry runs out, every request in flight misses at once: they share one read.
   let loads = loading.get(deps.cache);
   if (!loads) loading.set(deps.cache, (loads = new Map()));
   const pending = loads.get(slug);
   if (pending) return pending;
   const load = (async () => {
-    const doc = await deps.database.c.artifacts.findOne(
-      { _id: slug },
-      { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } },
-    );
+    const doc = await read();
     if (doc && (doc.public || doc.redirect)) {
       deps.cache.set(artifactKey(slug), doc, { bytes: doc.html?.length ?? 0, tags: [workspaceTag(doc.workspaceId)] });
     }
