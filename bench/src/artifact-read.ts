@@ -1,7 +1,9 @@
 // Issue 4: the artifact read benchmark. One rendered public page is served by the real
 // server through GET /a/{slug} and, in the same run, the identical bytes as a static file
 // by nginx on loopback; wrk measures both, back to back, at each concurrency.
+import { randomUUID } from "node:crypto";
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,16 +18,25 @@ import { makeWorkDir } from "./lib/cleanup";
 import { backgroundCpu, waitForQuiet, type CpuTarget } from "./lib/cpu";
 import { formatProfileSummary, summarizeProfile, type ProfileSummary } from "./lib/cpuprofile";
 import { fixed, table } from "./lib/format";
-import { findNginx, nginxVersion, startNginx } from "./lib/nginx";
+import { findNginx, nginxVersion, startNginx, startShippedNginx } from "./lib/nginx";
 import { startService, waitUntilReady, type Service } from "./lib/service";
+import { rssMbOf } from "./lib/measure";
 import { runWrk, wrkVersion, type WrkResult } from "./lib/wrk";
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/artifact-page.md");
 const NODE_STATIC = path.join(path.dirname(fileURLToPath(import.meta.url)), "servers/node-static.mjs");
 const SLUG = "weekly-status";
 
-/** nginx and plain node:http serve the stored bytes as they are; atelier is GET /a/{slug} on the real server. */
-export type Target = "nginx" | "node-http" | "atelier";
+/**
+ * nginx and plain node:http serve the stored bytes as they are; atelier is GET /a/{slug} on
+ * one real server process (`pnpm start`, no proxy); production is the shipped
+ * deploy/nginx.conf in front of two server processes; exact-100 and exact-100k are one server
+ * process with CACHE_TTL_MS=0 (every read goes to the database) with 100 and with 100,000
+ * pages stored (growth).
+ */
+export type Target = "nginx" | "node-http" | "atelier" | "production" | "cached-100" | "cached-100k" | "exact-100" | "exact-100k";
+
+
 
 /** % of one core that other processes may use during a case before it is flagged as noisy. */
 const NOISE_THRESHOLD = 25;
@@ -59,6 +70,8 @@ export interface CaseResult extends WrkResult {
   idleCpuBefore: number | null;
   /** Other work held more than a quarter of a core during the case: its figures are suspect. */
   noisy: boolean;
+  /** The highest resident memory of each Atelier process during the case (MB, sampled every 250 ms). */
+  rssMb: Record<string, number>;
 }
 
 export interface ArtifactReadResult {
@@ -79,6 +92,18 @@ export interface ArtifactReadResult {
   /** Every other case against nginx at the same concurrency. */
   ratios: { connections: number; target: Target; logLevel: string | null; rpsRatio: number; p99Ms: number; nginxP99Ms: number }[];
   targets: { minRatio: number; maxP99Ms: number; connections: number; ratio: number | null; p99Ms: number | null; ratioMet: boolean; p99Met: boolean };
+  /** Issue 15's targets, from the same run. */
+  wave2: {
+    productionRatio: number | null;
+    productionP99Ms: number | null;
+    oneProcessRatio: number | null;
+    /** Every read from the database (CACHE_TTL_MS=0). */
+    growthRatio: number | null;
+    /** As shipped (the read cache on). */
+    growthRatioCached: number | null;
+    maxRssMb: number | null;
+    filler: { pages: number; seconds: number } | null;
+  };
   profile: (ProfileSummary & { rps: number; p99Ms: number; savedAs: string }) | null;
 }
 
@@ -96,8 +121,38 @@ async function seedPage(database: Database, env: Record<string, string>, markdow
   );
 }
 
-function cpuTargets(server: Service, nginx: Service, nodeHttp: Service | null, db: AtelierDb): Record<string, CpuTarget> {
-  const t: Record<string, CpuTarget> = { server: { pgrp: server.pid }, nginx: { pgrp: nginx.pid } };
+/**
+ * Stores more pages beside the benchmark's, up to `total`: copies of its page and artifact
+ * documents under new ids and slugs (with a 2 KB document each, so that 100,000 fit in
+ * reasonable space), written straight through the driver in batches.
+ */
+async function seedFiller(database: Database, total: number, log: (line: string) => void): Promise<number> {
+  const page = await database.c.pages.findOne({ slug: SLUG });
+  const art = await database.c.artifacts.findOne({ _id: SLUG });
+  if (!page || !art) throw new Error("the benchmark page is missing");
+  const have = await database.c.pages.countDocuments({});
+  const html = (art.html ?? "").slice(0, 2048);
+  const t0 = performance.now();
+  for (let n = have; n < total; ) {
+    const batch = Math.min(1000, total - n);
+    const pages = [];
+    const arts = [];
+    for (let i = 0; i < batch; i++, n++) {
+      const slug = `filler-${n}`;
+      const id = randomUUID();
+      pages.push({ ...page, _id: id, slug, title: `Filler ${n}` });
+      arts.push({ ...art, _id: slug, pageId: id, html, bytes: html.length });
+    }
+    await database.c.pages.insertMany(pages, { ordered: false });
+    await database.c.artifacts.insertMany(arts, { ordered: false });
+    if (n % 10_000 === 0) log(`stored ${n} pages…`);
+  }
+  return Math.round((performance.now() - t0) / 100) / 10;
+}
+
+function cpuTargets(servers: Record<string, Service | null>, nginx: Service, nodeHttp: Service | null, db: AtelierDb): Record<string, CpuTarget> {
+  const t: Record<string, CpuTarget> = { nginx: { pgrp: nginx.pid } };
+  for (const [k, sv] of Object.entries(servers)) if (sv) t[k] = { pgrp: sv.pid };
   if (nodeHttp) t["node-http"] = { pid: nodeHttp.pid };
   if (db.cpu) t.database = db.cpu;
   return t;
@@ -160,23 +215,60 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   }
   log(`page: ${Buffer.byteLength(markdown)} bytes of Markdown, ${html.length} bytes of HTML; nginx at ${nginxUrl}, server at ${atelierUrl}`);
 
+  // Production: the shipped deploy/nginx.conf in front of two server processes (the first
+  // one above, and another), with the micro-cache on.
+  const server2Port = await freePort();
+  const server2 = await startServer({
+    env: serverEnv({ db, port: server2Port, dataDir: path.join(dir, "server2-data"), logLevel: mainLevel }),
+    logFile: path.join(dir, "server2.log"),
+    name: "server 2",
+    build: opts.serverBuild,
+  });
+  const prodPort = await freePort();
+  const nginxProd = await startShippedNginx({
+    bin: nginxBin,
+    template: path.join(REPO_ROOT, "deploy/nginx.conf"),
+    dir: path.join(dir, "nginx-prod"),
+    port: prodPort,
+    serverPorts: [serverPort, server2Port],
+    sidecarPorts: [await freePort(), await freePort()],
+    workers: 1,
+    readyPath: `/a/${SLUG}`,
+  });
+  const prodUrl = `http://127.0.0.1:${prodPort}/a/${SLUG}`;
+  const fromProd = await fetch(prodUrl);
+  if (!Buffer.from(await fromProd.arrayBuffer()).equals(html)) throw new Error("the shipped nginx.conf does not pass the same bytes as GET /a/{slug}");
+  log(`production: deploy/nginx.conf at ${prodUrl} in front of :${serverPort} and :${server2Port} (cache: ${fromProd.headers.get("x-cache-status")})`);
+  let exact: Service | null = null;
+  const servers = () => ({ server, server2, exact });
+
   const cases: CaseResult[] = [];
   const measure = async (target: Target, url: string, connections: number, logLevel: string | null) => {
     const label = `${labelOf({ target, logLevel: null })}${logLevel ? ` (LOG_LEVEL=${logLevel})` : ""}, ${connections} connection${connections === 1 ? "" : "s"}`;
-    const common = { url, connections, threads: opts.threads, workDir: dir, cpuTargets: cpuTargets(server, nginx, nodeHttp, db) };
+    const common = { url, connections, threads: opts.threads, workDir: dir, cpuTargets: cpuTargets(servers(), target === "production" ? nginxProd : nginx, nodeHttp, db) };
     const idleCpuBefore = await waitForQuiet({
       threshold: NOISE_THRESHOLD,
       maxWaitMs: 15_000,
       onWait: (pct) => log(`waiting up to 15 s for other work to stop (${Math.round(pct)} % of a core busy)…`),
     });
     if (opts.warmupSeconds > 0) await runWrk({ ...common, durationSeconds: opts.warmupSeconds });
-    const r = await runWrk({ ...common, durationSeconds: opts.durationSeconds });
+    const rss: Record<string, number> = {};
+    const sample = () => {
+      for (const [k, sv] of Object.entries(servers())) {
+        const mb = sv ? rssMbOf(sv.pid) : null;
+        if (mb !== null) rss[k] = Math.max(rss[k] ?? 0, mb);
+      }
+    };
+    sample();
+    const sampler = setInterval(sample, 250);
+    const r = await runWrk({ ...common, durationSeconds: opts.durationSeconds }).finally(() => clearInterval(sampler));
+    sample();
     const noisy = (r.cpu?.other ?? 0) > NOISE_THRESHOLD;
     log(
       `${label}: ${r.rps} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms, errors ${r.socketErrors + r.httpErrors}` +
         (noisy ? ` (noisy: other work took ${Math.round(r.cpu?.other ?? 0)} % of a core)` : ""),
     );
-    cases.push({ target, logLevel, connections, idleCpuBefore, noisy, ...r });
+    cases.push({ target, logLevel, connections, idleCpuBefore, noisy, rssMb: rss, ...r });
     return r;
   };
 
@@ -185,7 +277,31 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
     await measure("nginx", nginxUrl, c, null);
     if (nodeHttp) await measure("node-http", nodeUrl, c, null);
     await measure("atelier", atelierUrl, c, mainLevel);
+    await measure("production", prodUrl, c, mainLevel);
   }
+
+  // Growth: the same read with 100 and with 100,000 pages stored, on a process that reads
+  // the database every time (CACHE_TTL_MS=0), so that what grows with the store shows.
+  await nginxProd.stop();
+  await server2.stop();
+  const exactPort = await freePort();
+  exact = await startServer({
+    env: { ...serverEnv({ db, port: exactPort, dataDir: path.join(dir, "exact-data"), logLevel: mainLevel }), CACHE_TTL_MS: "0" },
+    logFile: path.join(dir, "server-exact.log"),
+    name: "server (CACHE_TTL_MS=0)",
+    build: opts.serverBuild,
+  });
+  const exactUrl = `http://127.0.0.1:${exactPort}/a/${SLUG}`;
+  await seedFiller(db.database, 100, log);
+  await measure("cached-100", atelierUrl, maxConnections, mainLevel);
+  await measure("exact-100", exactUrl, maxConnections, mainLevel);
+  log("storing 100,000 pages for the growth case…");
+  const fillerSeconds = await seedFiller(db.database, 100_000, log);
+  log(`stored 100,000 pages in ${fillerSeconds} s`);
+  await measure("cached-100k", atelierUrl, maxConnections, mainLevel);
+  await measure("exact-100k", exactUrl, maxConnections, mainLevel);
+  await exact.stop();
+  exact = null;
 
   for (const level of opts.logLevels.slice(1)) {
     await server.stop();
@@ -237,6 +353,12 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   }
   ratios.sort((a, b) => a.connections - b.connections);
   const main = ratios.find((r) => r.target === "atelier" && r.connections === TARGETS.connections && r.logLevel === mainLevel);
+  const prod = ratios.find((r) => r.target === "production" && r.connections === TARGETS.connections);
+  const small = cases.find((c) => c.target === "exact-100");
+  const large = cases.find((c) => c.target === "exact-100k");
+  const smallCached = cases.find((c) => c.target === "cached-100");
+  const largeCached = cases.find((c) => c.target === "cached-100k");
+  const rssAll = cases.flatMap((c) => Object.values(c.rssMb));
   return {
     name: "artifact-read",
     page: { slug: SLUG, markdownBytes: Buffer.byteLength(markdown), htmlBytes: html.length },
@@ -259,19 +381,39 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       ratioMet: main !== undefined && main.rpsRatio >= TARGETS.minRatio,
       p99Met: main !== undefined && main.p99Ms < TARGETS.maxP99Ms,
     },
+    wave2: {
+      productionRatio: prod?.rpsRatio ?? null,
+      productionP99Ms: prod?.p99Ms ?? null,
+      oneProcessRatio: main?.rpsRatio ?? null,
+      growthRatio: small && large && small.rps > 0 ? Math.round((1000 * large.rps) / small.rps) / 1000 : null,
+      growthRatioCached: smallCached && largeCached && smallCached.rps > 0 ? Math.round((1000 * largeCached.rps) / smallCached.rps) / 1000 : null,
+      maxRssMb: rssAll.length ? Math.max(...rssAll) : null,
+      filler: large ? { pages: 100_000, seconds: fillerSeconds } : null,
+    },
     profile,
   };
 }
 
-const LABELS: Record<Target, string> = { nginx: "nginx static file", "node-http": "node:http, bytes in memory", atelier: "GET /a/{slug}" };
+const LABELS: Record<Target, string> = {
+  nginx: "nginx static file",
+  "node-http": "node:http, bytes in memory",
+  atelier: "GET /a/{slug}, one process",
+  production: "GET /a/{slug}, deploy/nginx.conf + 2 processes",
+  "cached-100": "GET /a/{slug}, one process, 100 pages stored",
+  "cached-100k": "GET /a/{slug}, one process, 100,000 pages stored",
+  "exact-100": "GET /a/{slug}, CACHE_TTL_MS=0, 100 pages stored",
+  "exact-100k": "GET /a/{slug}, CACHE_TTL_MS=0, 100,000 pages stored",
+};
 const labelOf = (x: { target: Target; logLevel: string | null }) => `${LABELS[x.target]}${x.logLevel ? ` (${x.logLevel})` : ""}`;
-const SERVER_CPU: Record<Target, string> = { nginx: "nginx", "node-http": "node-http", atelier: "server" };
+const SERVER_CPU: Record<Target, string> = { nginx: "nginx", "node-http": "node-http", atelier: "server", production: "nginx", "cached-100": "server", "cached-100k": "server", "exact-100": "exact", "exact-100k": "exact" };
 
 /** CPU time a process spent per request served, in µs. */
 function perRequest(c: CaseResult, k: string): string {
   const pct = c.cpu?.[k];
   return pct === undefined || c.rps === 0 ? "-" : String(Math.round((pct / 100 / c.rps) * 1e6));
 }
+
+const pct = (x: number | null) => (x === null ? "not measured" : `${fixed(x * 100, 1)} %`);
 
 export function formatArtifactRead(r: ArtifactReadResult): string {
   const cpu = (c: CaseResult, k: string) => (c.cpu?.[k] === undefined ? "-" : `${Math.round(c.cpu[k] ?? 0)}`);
@@ -284,16 +426,19 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
     c.socketErrors + c.httpErrors,
     c.bytesPerResponse,
     cpu(c, SERVER_CPU[c.target]),
-    c.target === "atelier" ? cpu(c, "database") : "-",
+    c.target === "nginx" || c.target === "node-http" ? "-" : cpu(c, "database"),
     cpu(c, "wrk"),
     cpu(c, "other"),
     perRequest(c, SERVER_CPU[c.target]),
-    c.target === "atelier" ? perRequest(c, "database") : "-",
+    c.target === "nginx" || c.target === "node-http" ? "-" : perRequest(c, "database"),
+    Object.entries(c.rssMb)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ") || "-",
   ]);
   const out = [
     `artifact read: ${r.page.htmlBytes} bytes of HTML (from ${r.page.markdownBytes} bytes of Markdown); ` +
       `wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up; server: ${r.setup.server}; database: ${r.setup.database}`,
-    table(["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% server", "CPU% db", "CPU% wrk", "CPU% other", "µs/req server", "µs/req db"], rows),
+    table(["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% server", "CPU% db", "CPU% wrk", "CPU% other", "µs/req server", "µs/req db", "max RSS MB"], rows),
     "",
     table(
       ["compared with nginx", "conns", "req/s ratio", "p99 ms", "nginx p99 ms"],
@@ -303,6 +448,8 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
     `targets at ${r.targets.connections} connections: req/s ≥ ${r.targets.minRatio * 100} % of nginx: ` +
       `${r.targets.ratio === null ? "not measured" : `${fixed(r.targets.ratio * 100, 1)} % → ${r.targets.ratioMet ? "met" : "MISSED"}`}; ` +
       `p99 < ${r.targets.maxP99Ms} ms: ${r.targets.p99Ms === null ? "not measured" : `${fixed(r.targets.p99Ms)} ms → ${r.targets.p99Met ? "met" : "MISSED"}`}`,
+    `issue 15 at ${r.targets.connections} connections: through deploy/nginx.conf ${pct(r.wave2.productionRatio)} of nginx static (≥ 50 %), p99 ${r.wave2.productionP99Ms ?? "-"} ms (< 25); ` +
+      `one process ${pct(r.wave2.oneProcessRatio)} (≥ 25 %); growth 100,000 / 100 pages ${pct(r.wave2.growthRatioCached)} as shipped, ${pct(r.wave2.growthRatio)} with every read from the database (≥ 80 %); max RSS ${r.wave2.maxRssMb ?? "-"} MB (< 200)`,
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request served. server = the process (group) answering, db = the embedded database, ` +
       `other = the rest of the machine (this runner, the kernel, other work; ${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
       (r.cases.some((c) => c.noisy) ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.` : ""),

@@ -376,6 +376,7 @@ export function formatMcp(r: McpResult): string {
     cpuPercentOf(c, "other"),
     cpuPerRequest(c, SERVER_OF[c.target]),
     usesDb(c.target) ? cpuPerRequest(c, "database") : "-",
+    c.rssMb[SERVER_OF[c.target]] ?? "-",
   ]);
   const out = [
     `MCP: POST /mcp, stateless; ${r.setup.sdk}; sidecar: ${r.setup.sidecar} (LOG_LEVEL=${r.setup.logLevel}), database: ${r.setup.database}; ` +
@@ -383,7 +384,7 @@ export function formatMcp(r: McpResult): string {
     `answers: get_page ${r.responses.get_page.bytes} bytes (a page of ${r.page.markdownBytes} bytes of Markdown), tools/list ${r.responses["tools/list"].bytes} bytes (${r.toolsListed} tools), no-op ${r.responses.noop.bytes} bytes; ` +
       `the reference floor shares one JSON Schema validator between Servers (by default each new Server builds its own Ajv)`,
     table(
-      [...(multi ? ["round"] : []), "target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% proc", "CPU% db", "CPU% wrk", "CPU% other", "µs/req proc", "µs/req db"],
+      [...(multi ? ["round"] : []), "target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% proc", "CPU% db", "CPU% wrk", "CPU% other", "µs/req proc", "µs/req db", "max RSS MB"],
       rows,
     ),
     "",

@@ -40,6 +40,10 @@ const CASE_ORDER: RowsCaseName[] = ["filtered", "sorted", "unfiltered"];
 
 export interface RowsOptions {
   rows: number;
+  /** Rows stored in other tables of the same workspace (issue 15: a page of one table must not read them). */
+  otherRows: number;
+  /** Also time the list_rows queries straight through the driver, with explain (slow when other tables are large). */
+  direct: boolean;
   durationSeconds: number;
   /** Slow answers (the embedded database scans every row) stretch a case up to this long, so that requests complete. */
   maxDurationSeconds: number;
@@ -89,7 +93,7 @@ export interface DirectQuery {
 
 export interface RowsResult {
   name: "rows";
-  table: { slug: string; rows: number; columns: string[]; matchingFilter: number; seedSeconds: number };
+  table: { slug: string; rows: number; columns: string[]; matchingFilter: number; seedSeconds: number; otherTables: number; otherRows: number };
   setup: {
     sidecar: string;
     database: string;
@@ -216,6 +220,16 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     await insertRows({ database, config, cache: NO_CACHE }, owner, { collection: TABLE, rows: data.slice(i, i + BATCH) });
     if ((i / BATCH) % 5 === 4) log(`seeded ${Math.min(i + BATCH, data.length)} rows…`);
   }
+  // Other tables first filled the same way: a filtered page of ours must read none of their rows.
+  const otherTables = Math.ceil(opts.otherRows / config.TABLE_MAX_ROWS);
+  for (let k = 0; k < otherTables; k++) {
+    const slug = `other-${k + 1}`;
+    const n = Math.min(config.TABLE_MAX_ROWS, opts.otherRows - k * config.TABLE_MAX_ROWS);
+    await createCollection({ database, config, cache: NO_CACHE }, owner, { slug, name: `Other ${k + 1}`, kind: "table", columns });
+    const other = makeRows(n);
+    for (let i = 0; i < other.length; i += BATCH) await insertRows({ database, config, cache: NO_CACHE }, owner, { collection: slug, rows: other.slice(i, i + BATCH) });
+    log(`seeded ${slug}: ${n} rows (${(k + 1) * config.TABLE_MAX_ROWS > opts.otherRows ? opts.otherRows : (k + 1) * config.TABLE_MAX_ROWS} in other tables)…`);
+  }
   const seedSeconds = Math.round((performance.now() - t0) / 100) / 10;
   const matchingFilter = data.filter((r) => r.status === FILTER.status && Number(r.score) >= FILTER.score.gte).length;
   log(`seeded ${data.length} rows in ${seedSeconds} s (batches of ${BATCH}); ${matchingFilter} match the filter`);
@@ -236,7 +250,8 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     { label: "the same row by _id alone", filter: { _id: midId }, sort: null, limit: 1 },
   ];
   const direct: DirectQuery[] = [];
-  for (const q of queries) {
+  if (!opts.direct) log("direct driver queries skipped (pass --direct to time them)");
+  for (const q of opts.direct ? queries : []) {
     const isCount = q.label.startsWith("count");
     const run = async () => {
       if (isCount) return database.c.rows.countDocuments(q.filter);
@@ -388,7 +403,7 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
 
   return {
     name: "rows",
-    table: { slug: TABLE, rows: data.length, columns: columns.map((c) => `${c.name}: ${c.type}`), matchingFilter, seedSeconds },
+    table: { slug: TABLE, rows: data.length, columns: columns.map((c) => `${c.name}: ${c.type}`), matchingFilter, seedSeconds, otherTables, otherRows: opts.otherRows },
     setup: {
       sidecar: opts.serverBuild === "dist" ? "node --enable-source-maps mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
       database: db.kind,
@@ -426,12 +441,13 @@ export function formatRows(r: RowsResult): string {
     cpuPercentOf(c, "other"),
     cpuPerRequest(c, "sidecar"),
     cpuPerRequest(c, "database"),
+    c.rssMb.sidecar ?? "-",
   ]);
   const out = [
-    `list_rows: a table of ${r.table.rows} rows (${r.table.columns.join(", ")}), seeded in ${r.table.seedSeconds} s; ${r.table.matchingFilter} rows match the filter; ` +
+    `list_rows: a table of ${r.table.rows} rows (${r.table.columns.join(", ")}), with ${r.table.otherRows} rows in ${r.table.otherTables} other tables, seeded in ${r.table.seedSeconds} s; ${r.table.matchingFilter} rows match the filter; ` +
       `sidecar: ${r.setup.sidecar} (LOG_LEVEL=${r.setup.logLevel}), database: ${r.setup.database}; wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up`,
     `one request alone: ${CASE_ORDER.map((n) => `${n} ${fixed(r.responses[n].ms)} ms (${r.responses[n].bytes} bytes)`).join(", ")}`,
-    table(["list_rows", "conns", "seconds", "requests", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% sidecar", "CPU% db", "CPU% other", "µs/req sidecar", "µs/req db"], rows),
+    table(["list_rows", "conns", "seconds", "requests", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% sidecar", "CPU% db", "CPU% other", "µs/req sidecar", "µs/req db", "max RSS MB"], rows),
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request.` +
       (r.cases.some((c) => c.noisy) ? ` * noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case.` : ""),
     "",

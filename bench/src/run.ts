@@ -9,6 +9,7 @@
 //   pnpm bench --server tsx             the server from its sources under tsx, not the production bundle
 //   pnpm bench mcp --rounds 3           measure the MCP targets side by side three times (ratios per round)
 //   pnpm bench rows --rows 2000         a smaller table
+//   pnpm bench rows --other-rows 0      without the 100,000 rows in other tables (--direct: driver queries too)
 //   pnpm bench storage                  the embedded database's stores side by side (SQLite, PostgreSQL)
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
@@ -35,6 +36,8 @@ const { values, positionals } = parseArgs({
     only: { type: "string" },
     rounds: { type: "string", default: "1" },
     rows: { type: "string", default: "10000" },
+    "other-rows": { type: "string", default: "100000" },
+    direct: { type: "boolean", default: false },
     "max-duration": { type: "string", default: "150" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
@@ -143,6 +146,8 @@ const BENCHMARKS = {
   rows: async () => {
     const result = await rowsBench({
       rows: Math.max(BATCH_MIN, positiveInt("rows", values.rows)),
+      otherRows: positiveInt("other-rows", values["other-rows"]),
+      direct: values.direct ?? false,
       durationSeconds: positiveInt("duration", values.duration),
       maxDurationSeconds: Math.max(positiveInt("duration", values.duration), positiveInt("max-duration", values["max-duration"])),
       warmupSeconds: positiveInt("warmup", values.warmup),
@@ -200,7 +205,7 @@ if (values.help) {
 function readUsage(): string {
   return (
     `usage: pnpm bench [NAME…] [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] ` +
-    `[--server dist|tsx] [--no-node-http] [--no-nice] [--profile] [--rounds N (mcp, storage)] [--rows N] [--max-duration S] (rows) ` +
+    `[--server dist|tsx] [--no-node-http] [--no-nice] [--profile] [--rounds N (mcp, storage)] [--rows N] [--other-rows N] [--direct] [--max-duration S] (rows) ` +
     `[--docs 100,10000,100000] [--backends sqlite,postgresql] [--case-ms MS] (storage)`
   );
 }

@@ -1,6 +1,6 @@
 // The e2e stack runs the shipped deploy/nginx.conf, with only what a test machine must
-// change: the listen address, the upstream ports and the file paths (into a temporary
-// folder, so no root-owned path is needed). Every substitution must match exactly once, so
+// change: the listen address, the upstream ports and the file paths (pid, logs, temp files
+// and the micro-cache, into a temporary folder, so no root-owned path is needed). Every substitution must match exactly once, so
 // the tested file cannot drift away from the shipped one unnoticed.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -46,6 +46,10 @@ export function renderNginxConf(layout: NginxLayout): RenderedNginx {
   conf = replaceOnce(conf, "pid /run/atelier-nginx.pid;", `pid ${path.join(prefix, "nginx.pid")};`);
   conf = replaceOnce(conf, "error_log /var/log/nginx/atelier-error.log warn;", `error_log ${errorLog} warn;`);
   conf = replaceOnce(conf, "access_log /var/log/nginx/atelier-access.log atelier;", `access_log ${accessLog} atelier;`);
+  const cacheDir = path.join(prefix, "cache");
+  mkdirSync(cacheDir, { recursive: true });
+  chmodSync(cacheDir, 0o777);
+  conf = replaceOnce(conf, "proxy_cache_path /var/cache/nginx/atelier ", `proxy_cache_path ${cacheDir} `);
   conf = replaceOnce(conf, "listen 80 default_server;", `listen 127.0.0.1:${layout.port} default_server;`);
   conf = replaceOnce(conf, "server 127.0.0.1:3101 ", `server 127.0.0.1:${layout.serverPorts[0]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3102 ", `server 127.0.0.1:${layout.serverPorts[1]} `);

@@ -3,9 +3,11 @@ import { loadConfigOrExit } from "@atelier/shared/config";
 import { ReadCache } from "@atelier/shared/domain/cache";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
-import { createLogger } from "@atelier/shared/logger";
+import { bufferedStdout, createLogger } from "@atelier/shared/logger";
 import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
+import { createServer } from "node:http";
 import { createApp } from "./app";
+import { leanArtifactFront } from "./http/lean-artifacts";
 
 const config = loadConfigOrExit();
 const logger = createLogger({ name: "server", level: config.LOG_LEVEL });
@@ -13,7 +15,10 @@ const database = await connectWithRetry(config, logger, "atelier-server");
 const mailer = createMailer(config);
 if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the development outbox in DATA_DIR/outbox and the console");
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
-const server = createApp({ config, database, logger, mailer, cache }).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
+const app = createApp({ config, database, logger, mailer, cache });
+// Public pages this process holds answer before Express, with their request lines buffered.
+const front = leanArtifactFront({ cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout() }) }, app);
+const server = createServer(front.listener).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
 const sweeper = startSweeper({ database, config, cache }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));

@@ -12,7 +12,9 @@ import {
   type TestDatabase,
 } from "@atelier/shared/testing";
 import type { Config } from "@atelier/shared/config";
+import { createServer } from "node:http";
 import { createApp } from "./app";
+import { leanArtifactFront, type LeanFront } from "./http/lean-artifacts";
 import type { Deps } from "./context";
 
 export interface TestServer {
@@ -22,6 +24,8 @@ export interface TestServer {
   smtp: SmtpCapture;
   logLines: string[];
   deps: Deps;
+  /** The lean read path in front of the app, as main.ts runs it. */
+  lean: LeanFront;
   close(): Promise<void>;
 }
 
@@ -32,7 +36,8 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
   const { logger, lines } = capturingLogger("debug");
   const mailer = createMailer(config);
   const deps: Deps = { config, database, logger, mailer, cache: new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES) };
-  const http = await listen(createApp(deps));
+  const lean = leanArtifactFront(deps, createApp(deps));
+  const http = await listen({ listen: (port, host, cb) => createServer(lean.listener).listen(port, host, cb) });
   return {
     url: http.url,
     config,
@@ -40,6 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
     smtp,
     logLines: lines,
     deps,
+    lean,
     async close() {
       await http.close();
       mailer.close();

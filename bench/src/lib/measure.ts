@@ -1,5 +1,6 @@
 // One measured case: wait (briefly) for the machine to go quiet, warm up, then measure with
 // wrk, and flag the case when other work held more than a quarter of a core meanwhile.
+import { readFileSync } from "node:fs";
 import type { CpuTarget } from "./cpu";
 import { cpuPercent, snapshot, waitForQuiet } from "./cpu";
 import { fixed } from "./format";
@@ -13,6 +14,37 @@ export interface MeasuredCase extends WrkResult {
   idleCpuBefore: number | null;
   /** Other work held more than a quarter of a core during the case: its figures are suspect. */
   noisy: boolean;
+  /** The highest resident memory (MB) of each watched process (a pid or a group's leader) during the run, sampled every 250 ms. */
+  rssMb: Record<string, number>;
+}
+
+/** Resident memory (MB) of a process now, from /proc, or null. */
+export function rssMbOf(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples the resident memory of `targets` (those named by pid or group leader) until stopped; returns the highest of each. */
+export function sampleRss(targets: Record<string, CpuTarget>): () => Record<string, number> {
+  const out: Record<string, number> = {};
+  const sample = () => {
+    for (const [k, t] of Object.entries(targets)) {
+      const pid = "pid" in t ? t.pid : "pgrp" in t ? t.pgrp : null;
+      const mb = pid === null ? null : rssMbOf(pid);
+      if (mb !== null) out[k] = Math.max(out[k] ?? 0, mb);
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return out;
+  };
 }
 
 /**
@@ -56,14 +88,18 @@ export async function measureCase(opts: {
     await runWrk({ ...opts.wrk, durationSeconds: opts.warmupSeconds });
     await drain();
   }
-  const r = await runWrk({ ...opts.wrk, durationSeconds: opts.durationSeconds });
+  const stopRss = sampleRss(opts.wrk.cpuTargets ?? {});
+  let rssMb: Record<string, number> = {};
+  const r = await runWrk({ ...opts.wrk, durationSeconds: opts.durationSeconds }).finally(() => {
+    rssMb = stopRss();
+  });
   await drain();
   const noisy = (r.cpu?.other ?? 0) > NOISE_THRESHOLD;
   opts.log(
     `${opts.label}: ${r.rps} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms, errors ${r.socketErrors + r.httpErrors + r.bodyErrors}` +
       (noisy ? ` (noisy: other work took ${Math.round(r.cpu?.other ?? 0)} % of a core)` : ""),
   );
-  return { idleCpuBefore, noisy, ...r };
+  return { idleCpuBefore, noisy, rssMb, ...r };
 }
 
 /** CPU time a process spent per request served, in µs ("-" when unknown). */

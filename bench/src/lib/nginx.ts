@@ -1,7 +1,7 @@
 // nginx serving one directory as static files on loopback: the baseline a rendered page is
 // compared with. Everything it writes (pid, logs, temp paths) stays in `dir`.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startService, waitUntilReady, type Service } from "./service";
 
@@ -74,6 +74,68 @@ export async function startNginx(opts: { bin: string; dir: string; root: string;
   writeFileSync(conf, nginxConf(opts));
   const service = startService({
     name: "nginx",
+    command: opts.bin,
+    args: ["-c", conf, "-p", opts.dir, "-e", path.join(opts.dir, "nginx.log")],
+    cwd: opts.dir,
+    env: { PATH: process.env.PATH },
+    logFile: path.join(opts.dir, "nginx.log"),
+  });
+  await waitUntilReady(service, `http://127.0.0.1:${opts.port}${opts.readyPath}`, 15_000);
+  return service;
+}
+
+function replaceOnce(text: string, from: string | RegExp, to: string): string {
+  const re = typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(from.source, "gm");
+  const count = text.match(re)?.length ?? 0;
+  if (count !== 1) throw new Error(`deploy/nginx.conf: expected exactly one match for ${String(from)}, found ${count}; update bench/src/lib/nginx.ts with the file`);
+  return text.replace(re, to);
+}
+
+/**
+ * The shipped deploy/nginx.conf as production runs it, with what a benchmark must change
+ * (the substitutions e2e/src/nginx.ts makes: listen address, upstream ports, file paths into
+ * `dir`) and one more: `worker_processes` is set to `workers` (the static-file baseline runs
+ * one worker; the shipped `auto` would give the proxy every core while wrk needs one).
+ */
+export function shippedNginxConf(opts: { template: string; dir: string; port: number; serverPorts: [number, number]; sidecarPorts: [number, number]; workers: number }): string {
+  const p = (name: string) => path.join(opts.dir, name);
+  let conf = readFileSync(opts.template, "utf8");
+  conf = replaceOnce(conf, "worker_processes auto;", `worker_processes ${opts.workers};\ndaemon off;`);
+  conf = replaceOnce(conf, "pid /run/atelier-nginx.pid;", `pid ${p("nginx.pid")};`);
+  conf = replaceOnce(conf, "error_log /var/log/nginx/atelier-error.log warn;", `error_log ${p("nginx.log")} warn;`);
+  conf = replaceOnce(conf, "access_log /var/log/nginx/atelier-access.log atelier;", `access_log ${p("access.log")} atelier;`);
+  conf = replaceOnce(conf, "proxy_cache_path /var/cache/nginx/atelier ", `proxy_cache_path ${p("cache")} `);
+  conf = replaceOnce(conf, "listen 80 default_server;", `listen 127.0.0.1:${opts.port} default_server;`);
+  conf = replaceOnce(conf, "server 127.0.0.1:3101 ", `server 127.0.0.1:${opts.serverPorts[0]} `);
+  conf = replaceOnce(conf, "server 127.0.0.1:3102 ", `server 127.0.0.1:${opts.serverPorts[1]} `);
+  conf = replaceOnce(conf, "server 127.0.0.1:3201 ", `server 127.0.0.1:${opts.sidecarPorts[0]} `);
+  conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${opts.sidecarPorts[1]} `);
+  const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `    ${d}_temp_path ${p(`tmp/${d}`)};`).join("\n");
+  return replaceOnce(conf, /^http \{$/, `http {\n${temps}`);
+}
+
+/** Starts the shipped nginx.conf (see shippedNginxConf); resolves once `readyPath` answers 200 through it. */
+export async function startShippedNginx(opts: {
+  bin: string;
+  template: string;
+  dir: string;
+  port: number;
+  serverPorts: [number, number];
+  sidecarPorts: [number, number];
+  workers: number;
+  readyPath: string;
+}): Promise<Service> {
+  for (const d of ["tmp/client_body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi", "cache"]) {
+    mkdirSync(path.join(opts.dir, d), { recursive: true });
+    chmodSync(path.join(opts.dir, d), 0o777);
+  }
+  chmodSync(opts.dir, 0o755);
+  const conf = path.join(opts.dir, "nginx.conf");
+  writeFileSync(conf, shippedNginxConf(opts));
+  const check = spawnSync(opts.bin, ["-t", "-q", "-p", opts.dir, "-c", conf], { encoding: "utf8" });
+  if (check.status !== 0) throw new Error(`nginx -t refused the shipped configuration:\n${check.stderr}`);
+  const service = startService({
+    name: "nginx (deploy/nginx.conf)",
     command: opts.bin,
     args: ["-c", conf, "-p", opts.dir, "-e", path.join(opts.dir, "nginx.log")],
     cwd: opts.dir,

@@ -5,7 +5,8 @@ import { expect, test } from "@playwright/test";
 import { uniqueEmail, uniqueSlug } from "../support/api";
 import { keepScreenshot, signInInBrowser } from "../support/browser";
 import { callTool, mcpClient, mcpPost, toolCall } from "../support/mcp";
-import { withinCacheBound } from "../support/stack";
+import { appApi } from "../support/app-api";
+import { EDGE_CACHE_MS, stack, withinCacheBound } from "../support/stack";
 
 test("owner makes a token, agent writes, owner publishes, visitor reads, revoked token gets 401", async ({ page, browser }) => {
   const owner = uniqueEmail("owner");
@@ -63,6 +64,40 @@ test("owner makes a token, agent writes, owner publishes, visitor reads, revoked
     expect((await visitor.cookies()).length).toBe(0);
     await keepScreenshot(v, "journey-1-visitor-reads-artifact");
     await visitor.close();
+  });
+
+  await test.step("nginx micro-caches the public page; made private, it is refused through nginx within the bound", async () => {
+    // Signed-out reads through the shipped nginx.conf: after the first, they come from its cache.
+    const read = () => fetch(`${stack.baseUrl}/a/${slug}`, { signal: AbortSignal.timeout(10_000) });
+    const statuses: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await read();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=1, stale-while-revalidate=1");
+      statuses.push(res.headers.get("x-cache-status") ?? "");
+      await res.arrayBuffer();
+    }
+    expect(statuses).toContain("HIT");
+    // The owner's own request carries the session cookie: never answered from the shared cache.
+    const own = await page.request.get(`/a/${slug}`);
+    expect(own.status()).toBe(200);
+    expect(own.headers()["x-cache-status"]).toBe("BYPASS");
+
+    await appApi(page).mutation("workspaces.setVisibility", { slug: workspace, visibility: "private" });
+    // Keep the cache hot while waiting, as traffic would: a stale copy must still run out.
+    const took = await withinCacheBound(
+      "the page made private is refused through nginx",
+      async () => {
+        const res = await read();
+        await res.arrayBuffer();
+        return res.status === 404;
+      },
+      500 + EDGE_CACHE_MS,
+    );
+    for (let i = 0; i < 4; i++) expect((await read()).status).toBe(404);
+    test.info().annotations.push({ type: "private within", description: `${took} ms (bound ${stack.cacheTtlMs} + ${EDGE_CACHE_MS} ms)` });
+    // Public again for what follows.
+    await appApi(page).mutation("workspaces.setVisibility", { slug: workspace, visibility: "public" });
   });
 
   await test.step("the owner revokes the token; the agent's calls get 401 within the cache bound", async () => {

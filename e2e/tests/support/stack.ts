@@ -52,6 +52,12 @@ export const faults = {
 };
 
 /**
+ * What the shipped nginx.conf's micro-cache adds to the bound for signed-out reads of
+ * published pages: s-maxage=1 plus stale-while-revalidate=1 (docs/decisions.md, issue 15).
+ */
+export const EDGE_CACHE_MS = 2000;
+
+/**
  * Polls `probe` until it returns true, for at most the cache bound plus `slackMs`; returns
  * how long that took (ms), or throws when the bound passed without it.
  */

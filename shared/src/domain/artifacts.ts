@@ -137,14 +137,39 @@ type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "eta
 async function artifactBySlug(deps: StoreDeps, slug: string): Promise<Served | null> {
   const cached = deps.cache.get<Served>(artifactKey(slug));
   if (cached) return cached;
-  const doc = await deps.database.c.artifacts.findOne(
-    { _id: slug },
-    { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } },
-  );
-  if (doc && (doc.public || doc.redirect)) {
-    deps.cache.set(artifactKey(slug), doc, { bytes: doc.html?.length ?? 0, tags: [workspaceTag(doc.workspaceId)] });
-  }
-  return doc;
+  const read = () =>
+    deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } });
+  // CACHE_TTL_MS=0: every read is the request's own.
+  if (!deps.cache.enabled) return read();
+  // When a hot page's entry runs out, every request in flight misses at once: they share one read.
+  let loads = loading.get(deps.cache);
+  if (!loads) loading.set(deps.cache, (loads = new Map()));
+  const pending = loads.get(slug);
+  if (pending) return pending;
+  const load = (async () => {
+    const doc = await read();
+    if (doc && (doc.public || doc.redirect)) {
+      deps.cache.set(artifactKey(slug), doc, { bytes: doc.html?.length ?? 0, tags: [workspaceTag(doc.workspaceId)] });
+    }
+    return doc;
+  })().finally(() => loads.delete(slug));
+  loads.set(slug, load);
+  return load;
+}
+
+/** The artifact reads in flight, per cache (one per process; tests run several). */
+const loading = new WeakMap<object, Map<string, Promise<Served | null>>>();
+
+/**
+ * A public page's document when this process already holds it (the read cache), without
+ * touching the database: what the lean read path in front of the router serves. The same
+ * object comes back while the entry lives, so callers may key derived bytes on it. Anything
+ * else (a miss, a private page, a redirect) is null: the full route answers those.
+ */
+export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: string): { readonly html: string; readonly etag: string } | null {
+  const doc = deps.cache.get<Served>(artifactKey(slug));
+  if (!doc || !doc.public || doc.redirect || doc.html === null) return null;
+  return doc as { html: string; etag: string };
 }
 
 export type RenderedArtifact =

@@ -79,4 +79,28 @@ describe("the read cache", () => {
     expect(shared.get("ws:1")).toBeUndefined();
     expect(shared.get("art:x")).toBeUndefined();
   });
+
+  it("keeps copies the caller checks itself past the time to live, within the byte cap, and shares them with exact readers", () => {
+    vi.useFakeTimers();
+    const c = new ReadCache(1000, 1 << 20);
+    c.setChecked("rows:t", { version: 3 }, 1000);
+    vi.advanceTimersByTime(60_000);
+    expect(c.getChecked("rows:t")).toEqual({ version: 3 });
+    const exact = new ExactReads(c);
+    expect(exact.keepsChecked).toBe(true);
+    expect(exact.getChecked("rows:t")).toEqual({ version: 3 });
+    exact.setChecked("rows:u", { version: 1 }, 1000);
+    expect(c.getChecked("rows:u")).toEqual({ version: 1 });
+    // Least recently used go first once the cap is reached, checked or not.
+    c.setChecked("big", "x", (1 << 18) - 300);
+    c.setChecked("big2", "y", (1 << 18) - 300);
+    c.setChecked("big3", "z", (1 << 18) - 300);
+    c.setChecked("big4", "w", (1 << 18) - 300);
+    expect(c.getChecked("rows:t")).toBeUndefined();
+    // Off with the rest of the cache.
+    const off = new ReadCache(0, 1 << 20);
+    off.setChecked("rows:t", { version: 3 }, 10);
+    expect(off.keepsChecked).toBe(false);
+    expect(off.getChecked("rows:t")).toBeUndefined();
+  });
 });

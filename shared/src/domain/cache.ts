@@ -87,6 +87,31 @@ export class ReadCache {
   }
 
   /**
+   * Copies the caller checks itself against the database (a table's rows, labelled with the
+   * table's rowsVersion, which every change bumps): exact, so kept until evicted rather than
+   * for ttlMs. Off with the rest of the cache (CACHE_TTL_MS=0 or CACHE_MAX_BYTES=0).
+   */
+  getChecked<T>(key: string): T | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.value as T;
+  }
+
+  setChecked(key: string, value: unknown, bytes: number): void {
+    if (!this.enabled) return;
+    this.set(key, value, { bytes });
+    const e = this.entries.get(key);
+    if (e) e.until = Number.POSITIVE_INFINITY;
+  }
+
+  /** Whether checked copies are kept (the exact view of a cache shares its owner's). */
+  get keepsChecked(): boolean {
+    return this.enabled;
+  }
+
+  /**
    * The value under `key`, loaded once by `load` when missing or stale: concurrent misses of
    * one key share one load, so a burst of requests costs one database read.
    */
@@ -127,6 +152,19 @@ export class ExactReads extends ReadCache {
 
   override clear(): void {
     this.shared.clear();
+  }
+
+  // Checked copies are exact, so exact readers share them.
+  override getChecked<T>(key: string): T | undefined {
+    return this.shared.getChecked<T>(key);
+  }
+
+  override setChecked(key: string, value: unknown, bytes: number): void {
+    this.shared.setChecked(key, value, bytes);
+  }
+
+  override get keepsChecked(): boolean {
+    return this.shared.enabled;
   }
 }
 

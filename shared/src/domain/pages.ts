@@ -21,6 +21,20 @@ export { artifactUrl };
 
 const pageSlugKey = (slug: string) => `pageslug:${slug}`;
 const collectionSlugKey = (id: string) => `colslug:${id}`;
+const pageKey = (id: string) => `page:${id}`;
+
+/** Drops this process's cached copy of a page after a change to it (DESIGN §1). */
+function forgetPage(deps: Pick<StoreDeps, "cache">, id: string): void {
+  deps.cache.delete(pageKey(id));
+}
+
+/**
+ * A page by id for a reader: through the read cache (at most CACHE_TTL_MS old in other
+ * processes; the process that changes a page drops it at once). Writers read exactly.
+ */
+function pageForReading(deps: StoreDeps, id: string): Promise<PageDoc | null> {
+  return deps.cache.through(pageKey(id), () => deps.database.c.pages.findOne({ _id: id }), { bytes: (p) => (p ? 2 * p.bytes + 1024 : 0) });
+}
 
 // ---- reading ---------------------------------------------------------------------------
 
@@ -61,29 +75,35 @@ const summaryOf = ({ parts: _parts, ...rest }: PageView): PageSummaryView => res
  * A page by slug: the slug's artifact document names the page (that mapping may come from
  * the cache), and the page, read by id, must still carry the slug.
  */
-export async function findPageBySlug(deps: StoreDeps, slug: string): Promise<PageDoc | null> {
+export async function findPageBySlug(deps: StoreDeps, slug: string, reading = false): Promise<PageDoc | null> {
   const pageId = await deps.cache.through(
     pageSlugKey(slug),
     async () => (await deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1 } }))?.pageId ?? null,
     { bytes: () => 64 },
   );
   if (!pageId) return null;
-  const page = await deps.database.c.pages.findOne({ _id: pageId });
+  const page = reading ? await pageForReading(deps, pageId) : await deps.database.c.pages.findOne({ _id: pageId });
   if (page && page.slug === slug) return page;
   deps.cache.delete(pageSlugKey(slug));
   return null;
 }
 
 /** A page and its workspace, if `principal` may read them; `not_found` otherwise (the same either way). */
-export async function readablePage(deps: StoreDeps, principal: Principal, by: { slug: string } | { pageId: string }): Promise<{ page: PageDoc; ws: WorkspaceDoc }> {
-  const page = "slug" in by ? await findPageBySlug(deps, by.slug) : await deps.database.c.pages.findOne({ _id: by.pageId });
+export async function readablePage(
+  deps: StoreDeps,
+  principal: Principal,
+  by: { slug: string } | { pageId: string },
+  reading = false,
+): Promise<{ page: PageDoc; ws: WorkspaceDoc }> {
+  const page = "slug" in by ? await findPageBySlug(deps, by.slug, reading) : reading ? await pageForReading(deps, by.pageId) : await deps.database.c.pages.findOne({ _id: by.pageId });
   const ws = page && !page.deletingAt ? await findWorkspace(deps, page.workspaceId) : null;
   if (!page || !ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such page.");
   return { page, ws };
 }
 
 export async function getPage(deps: StoreDeps, principal: Principal, by: { slug: string } | { pageId: string }): Promise<PageView> {
-  const { page, ws } = await readablePage(deps, principal, by);
+  // Access is checked on every call; only the documents may come from the cache.
+  const { page, ws } = await readablePage(deps, principal, by, true);
   return viewOf(deps, principal, page, ws);
 }
 
@@ -222,6 +242,7 @@ export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: Workspac
     if (freed > 0) await releaseUsage({ database }, page.workspaceId, { pages: 0, bytes: freed });
   }
   await database.c.pages.updateOne({ _id: page._id, version: page.version }, { $set: { revisionPending: false } });
+  forgetPage(deps, page._id);
 }
 
 /** Creates a page with one part. A taken slug is `conflict`, whoever holds it. */
@@ -377,6 +398,7 @@ async function changePage(
           $set: { title: next.title, summary: next.summary, parts: next.parts, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt },
         },
       );
+      forgetPage(deps, page._id);
       if (r.modifiedCount !== 1) {
         // Our claim went stale and another writer took over: give back and start again.
         await releaseUsage({ database }, ws._id, delta);
@@ -436,6 +458,7 @@ export async function deletePage(deps: StoreDeps, principal: Principal, slug: st
   assertCan(principal, ws, "write", "page");
   // Marked first: from here on readers see no page, and the sweeper finishes what a stop leaves.
   const marked = await deps.database.c.pages.updateOne({ _id: page._id, deletingAt: null }, { $set: { deletingAt: now() } });
+  forgetPage(deps, page._id);
   if (marked.modifiedCount !== 1) throw new AppError("not_found", "No such page.");
   await finishDelete(deps, page);
   await recordEvent(deps, { workspaceId: ws._id, type: "page.deleted", actor: actorOf(principal), target: { kind: "page", id: page._id, label: page.title } });
@@ -453,6 +476,7 @@ export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | 
   const revisions = await database.c.revisions.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
   await database.c.revisions.deleteMany({ pageId: page._id });
   const r = await database.c.pages.deleteOne({ _id: page._id });
+  forgetPage(deps, page._id);
   const freed = (r.deletedCount === 1 ? page.bytes : 0) + revisions.reduce((n, x) => n + x.bytes, 0) + addresses.reduce((n, a) => n + a.bytes, 0);
   await releaseUsage({ database }, page.workspaceId, { pages: r.deletedCount, bytes: freed });
 }

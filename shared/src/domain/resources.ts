@@ -52,7 +52,7 @@ export async function listPageResources(deps: StoreDeps, principal: Principal, c
 export async function readPageResource(deps: StoreDeps, principal: Principal, uri: string): Promise<{ uri: string; mimeType: string; text: string; isPublic: boolean }> {
   const m = /^artifact:\/\/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)$/.exec(uri);
   if (!m?.[1]) throw new AppError("not_found", "Resources are artifact://{slug}.");
-  const { page, ws } = await readablePage(deps, principal, { slug: m[1] });
+  const { page, ws } = await readablePage(deps, principal, { slug: m[1] }, true);
   const parts = [...page.parts].sort((a, b) => a.position - b.position);
   const isPublic = isPublicWorkspace(ws);
   if (parts.every((p) => p.kind === "markdown")) {

@@ -15,6 +15,7 @@ import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
 import { EVENT_BYTES, markUsageChanging, RECORD_OVERHEAD_BYTES, releaseUsage, reserveUsage } from "./limits";
+import { rowPage, rowSnapshot, type RowCondition } from "./row-snapshots";
 import { resolveWorkspaceForWrite } from "./workspaces";
 
 export type { ColumnInput };
@@ -354,6 +355,8 @@ export async function listRows(
   const { ws, table } = await resolveTable(deps, principal, input, "read");
   const limit = Math.min(Math.max(input.limit ?? 50, 1), 500);
   const and: Record<string, unknown>[] = [{ collectionId: table._id }];
+  // The same filter for the copy of the rows in memory (row-snapshots.ts).
+  const conditions: RowCondition[] = [];
   for (const [name, cond] of Object.entries(input.filter ?? {})) {
     const col = table.columns.find((c) => c.name === name);
     if (!col) throw invalidField(`filter.${name}`, "unknown_column", "the table has no such column", { column: name });
@@ -364,16 +367,24 @@ export async function listRows(
       }
       // A substring in any case, the characters taken literally.
       and.push({ [field]: { $regex: cond.contains.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), $options: "i" } });
+      conditions.push({ column: name, kind: "contains", text: cond.contains });
     } else if (cond !== null && typeof cond === "object") {
       const range: Record<string, CellValue> = {};
+      const ops: { op: "gt" | "gte" | "lt" | "lte"; value: CellValue }[] = [];
       for (const op of ["gt", "gte", "lt", "lte"] as const) {
         const v = cond[op];
-        if (v !== undefined) range[`$${op}`] = cell({ ...col, required: true }, v, `filter.${name}.${op}`);
+        if (v !== undefined) {
+          range[`$${op}`] = cell({ ...col, required: true }, v, `filter.${name}.${op}`);
+          ops.push({ op, value: range[`$${op}`] as CellValue });
+        }
       }
       if (Object.keys(range).length === 0) throw invalidField(`filter.${name}`, "required", "give a value or one of gt, gte, lt, lte");
       and.push({ [field]: range });
+      conditions.push({ column: name, kind: "range", ops });
     } else {
-      and.push({ [field]: cond === null ? null : cell({ ...col, required: true }, cond, `filter.${name}`) });
+      const value = cond === null ? null : cell({ ...col, required: true }, cond, `filter.${name}`);
+      and.push({ [field]: value });
+      conditions.push({ column: name, kind: "eq", value });
     }
   }
   const sortCol = input.sort?.column;
@@ -381,8 +392,10 @@ export async function listRows(
     throw invalidField("sort.column", "unknown_column", `the table has no column "${sortCol}"`, { column: sortCol });
   }
   const desc = input.sort?.direction === "desc";
+  let after: { v: CellValue; id: string } | undefined;
   if (input.cursor) {
     const c = decodeCursor(deps.config.SECRET_KEY, `rows:${table._id}:${sortCol ?? ""}:${desc ? "d" : "a"}`, input.cursor, RowsCursor);
+    after = { v: c.v, id: c.id };
     if (sortCol === undefined) and.push({ _id: { $gt: c.id } });
     else {
       const f = `values.${sortCol}`;
@@ -399,7 +412,12 @@ export async function listRows(
     }
   }
   const sort: Record<string, 1 | -1> = sortCol === undefined ? { _id: 1 } : { [`values.${sortCol}`]: desc ? -1 : 1, _id: 1 };
-  const found = await deps.database.c.rows.find({ $and: and }).sort(sort).limit(limit + 1).toArray();
+  // From this process's copy of the table's rows when it holds the current one: no row is
+  // read, the table document above said which copy is current. Otherwise the database.
+  const snap = await rowSnapshot(deps, table);
+  const found = snap
+    ? rowPage(snap, { conditions, sort: sortCol === undefined ? undefined : { column: sortCol, desc }, after, take: limit + 1 })
+    : await deps.database.c.rows.find({ $and: and }).sort(sort).limit(limit + 1).toArray();
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
   const insider = isInsider(principal, ws);

@@ -197,7 +197,7 @@ describe("GET /a/{slug} and /artifacts/{pageId}", () => {
     expect(res.status).toBe(200);
     const etag = res.headers.get("etag");
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-    expect(res.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=1, stale-while-revalidate=1");
     expect(res.headers.get("content-security-policy")).not.toContain("allow-same-origin");
     const again = await nobody.request(`/a/${slug}`, { headers: { "if-none-match": etag ?? "" } });
     expect(again.status).toBe(304);
@@ -214,6 +214,35 @@ describe("GET /a/{slug} and /artifacts/{pageId}", () => {
 
     await owner.mutation("workspaces.setVisibility", { slug: wsSlug, visibility: "private" });
     expect((await nobody.request(`/a/${slug}`)).status).toBe(404);
+  });
+
+  it("lets a shared cache keep only public answers: public pages for a second, private pages and share links never, nothing with a cookie", async () => {
+    const { slug } = await createPage(owner);
+    const wsSlug = await defaultWorkspaceSlug(owner);
+    const nobody = new Browser(srv.url);
+    const headersOf = (res: Response) => ({
+      status: res.status,
+      cacheControl: res.headers.get("cache-control"),
+      etag: res.headers.get("etag") !== null,
+      setCookie: res.headers.get("set-cookie"),
+      vary: res.headers.get("vary"),
+    });
+    const privateAnswer = { status: 200, cacheControl: "private, no-store", etag: false, setCookie: null, vary: null };
+    expect(headersOf(await owner.request(`/a/${slug}`))).toEqual(privateAnswer);
+    expect(headersOf(await nobody.request(`/a/${slug}`))).toEqual({ ...privateAnswer, status: 404, cacheControl: "no-store" });
+    const link = await trpcData<{ url: string }>(await owner.mutation("workspaces.shareLinks.create", { slug: wsSlug, page: slug }));
+    expect(headersOf(await nobody.request(new URL(link.url).pathname))).toEqual(privateAnswer);
+
+    await owner.mutation("workspaces.setVisibility", { slug: wsSlug, visibility: "public" });
+    const publicAnswer = { status: 200, cacheControl: "public, max-age=0, s-maxage=1, stale-while-revalidate=1", etag: true, setCookie: null, vary: null };
+    expect(headersOf(await nobody.request(`/a/${slug}`))).toEqual(publicAnswer);
+    expect(headersOf(await nobody.request(`/a/${slug}`, { method: "HEAD" }))).toEqual(publicAnswer);
+    // The same bytes whoever asks: the owner's cookie changes nothing in a public answer.
+    const asOwner = await owner.request(`/a/${slug}`);
+    expect(headersOf(asOwner)).toEqual(publicAnswer);
+    expect(await asOwner.text()).toBe(await (await nobody.request(`/a/${slug}`)).text());
+    // A share link stays private even to a public page: its secret is the credential.
+    expect(headersOf(await nobody.request(new URL(link.url).pathname))).toEqual(privateAnswer);
   });
 
   it("hides a hidden sandbox's pages from everyone, even when public", async () => {

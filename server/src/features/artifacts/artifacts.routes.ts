@@ -21,15 +21,29 @@ const NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.25rem;color:#444}</style></head>
 <body><h1>Not found</h1><p>There is no artifact here, or you cannot see it. If it is private, sign in to Atelier first.</p></body></html>`;
 
+/**
+ * A public artifact may be kept by a shared cache (the shipped nginx micro-cache) for one
+ * second, and served stale for one more while one request fetches it again; browsers always
+ * revalidate (max-age=0) with the ETag. The whole bound is in docs/decisions.md (issue 15).
+ * Private answers are `private, no-store`, and every response that depends on a cookie is one.
+ */
+export const PUBLIC_ARTIFACT_CACHE = "public, max-age=0, s-maxage=1, stale-while-revalidate=1";
+export const PRIVATE_ARTIFACT_CACHE = "private, no-store";
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function sendArtifactHeaders(res: Response): void {
-  res.set({
+/** The headers every artifact answer carries (the lean path in front of the router too). */
+export function artifactHeaders(): Record<string, string> {
+  return {
     "Content-Type": "text/html; charset=utf-8",
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": ARTIFACT_CSP,
     "Referrer-Policy": "no-referrer",
-  });
+  };
+}
+
+function sendArtifactHeaders(res: Response): void {
+  res.set(artifactHeaders());
 }
 
 function notFound(res: Response): void {
@@ -37,7 +51,7 @@ function notFound(res: Response): void {
   res.set("Cache-Control", "no-store").status(404).send(NOT_FOUND_HTML);
 }
 
-function etagMatches(header: string | undefined, etag: string): boolean {
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(",").some((t) => {
     const v = t.trim().replace(/^W\//, "");
@@ -54,7 +68,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     if (!found) return notFound(res);
     if (found.kind === "moved") {
       // A page whose address changed: the old one points to the new one for a while.
-      res.set("Cache-Control", "public, max-age=300").redirect(301, `/a/${found.slug}`);
+      res.set("Cache-Control", "public, max-age=300, s-maxage=1").redirect(301, `/a/${found.slug}`);
       return;
     }
     sendArtifactHeaders(res);
@@ -62,13 +76,13 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     const embed = req.query.embed === "1";
     const etag = embed ? embeddedEtag(found.etag) : found.etag;
     if (found.isPublic) {
-      res.set({ ETag: etag, "Cache-Control": "public, max-age=0, must-revalidate" });
+      res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE });
       if (etagMatches(req.get("if-none-match"), etag)) {
         res.status(304).end();
         return;
       }
     } else {
-      res.set("Cache-Control", "private, no-store");
+      res.set("Cache-Control", PRIVATE_ARTIFACT_CACHE);
     }
     res.status(200).send(embed ? embeddedDocument(found.html) : found.html);
   };
@@ -116,7 +130,7 @@ export function artifactRoutes(deps: Deps): Router {
     const found = await resolveShareLink(deps, secret, pageSlug);
     if (!found) return notFound(res);
     sendArtifactHeaders(res);
-    res.set({ "Cache-Control": "private, no-store", "X-Robots-Tag": "noindex, nofollow" });
+    res.set({ "Cache-Control": PRIVATE_ARTIFACT_CACHE, "X-Robots-Tag": "noindex, nofollow" });
     if (found.kind === "page") {
       res.status(200).send(found.html);
       return;

@@ -1,0 +1,93 @@
+import { createServer } from "node:http";
+import { listen } from "@atelier/shared/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../app";
+import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../testing";
+
+// The lean path answers public pages from the read cache before Express; the full route
+// answers everything else. Both must give a reader exactly the same answer.
+let srv: TestServer;
+let plain: Awaited<ReturnType<typeof listen>>;
+let owner: Browser;
+let n = 0;
+const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;
+
+beforeAll(async () => {
+  srv = await startTestServer({ CACHE_TTL_MS: "60000" }, "lean");
+  // The same deps (and cache) behind Express alone, for comparison.
+  const app = createApp(srv.deps);
+  plain = await listen({ listen: (port, host, cb) => createServer(app).listen(port, host, cb) });
+  owner = await signIn(srv, `${uniq("owner")}@example.com`);
+});
+afterAll(async () => {
+  await plain.close();
+  await srv.close();
+});
+
+function answer(res: Response) {
+  const headers = Object.fromEntries([...res.headers].filter(([k]) => k !== "date"));
+  return { status: res.status, headers };
+}
+
+async function publicPage(): Promise<string> {
+  const ws = (await trpcData<{ defaultWorkspace: string }>(await owner.query("me.get"))).defaultWorkspace;
+  const slug = uniq("lean");
+  expect((await owner.mutation("pages.create", { slug, title: "Lean", body_markdown: "# Fast\n\nÜnïcödé bytes — counted right.", workspace: ws })).status).toBe(200);
+  expect((await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" })).status).toBe(200);
+  return slug;
+}
+
+describe("the lean read path for /a/{slug}", () => {
+  it("answers a cached public page with exactly the full route's status, headers, CSP and bytes (GET, HEAD, 304)", async () => {
+    const slug = await publicPage();
+    const nobody = new Browser(srv.url);
+    const first = await nobody.request(`/a/${slug}`); // a miss: the full route fills the cache
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag") ?? "";
+    const cases: [string, RequestInit][] = [
+      ["GET", {}],
+      ["HEAD", { method: "HEAD" }],
+      ["304", { headers: { "if-none-match": etag } }],
+      ["304 among others", { headers: { "if-none-match": `"nope", W/${etag}` } }],
+      ["200 for another tag", { headers: { "if-none-match": '"nope"' } }],
+    ];
+    for (const [what, init] of cases) {
+      const before = srv.lean.served;
+      const lean = await fetch(`${srv.url}/a/${slug}`, init);
+      expect(srv.lean.served, `${what} took the lean path`).toBe(before + 1);
+      const full = await fetch(`${plain.url}/a/${slug}`, init);
+      expect(srv.lean.served).toBe(before + 1);
+      expect(answer(lean), what).toEqual(answer(full));
+      expect(Buffer.from(await lean.arrayBuffer()).equals(Buffer.from(await full.arrayBuffer())), what).toBe(true);
+    }
+    const lean = await fetch(`${srv.url}/a/${slug}`);
+    expect(answer(lean).headers).toMatchObject({
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "public, max-age=0, s-maxage=1, stale-while-revalidate=1",
+      etag,
+      "content-length": String(Buffer.byteLength(await first.text())),
+    });
+    expect(await lean.text()).toContain("Ünïcödé bytes — counted right.");
+    expect(srv.logLines.some((l) => l.includes('"lean-') && l.includes(`/a/${slug}`) && l.includes('"statusCode":200'))).toBe(true);
+  });
+
+  it("leaves everything else to the full route: query strings, private pages, other methods, unknown slugs", async () => {
+    const slug = await publicPage();
+    await fetch(`${srv.url}/a/${slug}`); // cached
+    const before = srv.lean.served;
+    expect((await fetch(`${srv.url}/a/${slug}?embed=1`)).headers.get("etag")).toMatch(/-embed"$/);
+    expect((await fetch(`${srv.url}/a/${slug}`, { method: "POST", headers: { origin: srv.url } })).status).toBe(404);
+    expect((await fetch(`${srv.url}/a/no-such-page-${n}`)).status).toBe(404);
+    expect((await fetch(`${srv.url}/a/Not_A_Slug`)).status).toBe(404);
+    expect(srv.lean.served).toBe(before);
+
+    // Made private: this process dropped its entry at once, so the lean path has nothing.
+    const ws = (await trpcData<{ defaultWorkspace: string }>(await owner.query("me.get"))).defaultWorkspace;
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "private" });
+    const res = await fetch(`${srv.url}/a/${slug}`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(srv.lean.served).toBe(before);
+    expect((await owner.request(`/a/${slug}`)).headers.get("cache-control")).toBe("private, no-store");
+  });
+});

@@ -1,0 +1,61 @@
+// The lean read path (issue 15): GET and HEAD /a/{slug} for a public page this process
+// already holds in its read cache, answered straight from node:http, before Express, its
+// router and pino-http, with the document kept as bytes and one buffered log line. Anything
+// else (a miss, a query string, a private page, a redirect, another method or path) goes to
+// the full app unchanged, which fills the cache. The answer is exactly the full route's:
+// same status, headers and CSP (lean-artifacts.db.test.ts compares them).
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { cachedPublicArtifact } from "@atelier/shared/domain/artifacts";
+import { SLUG_PATTERN } from "@atelier/shared/schemas/common";
+import type { Logger } from "@atelier/shared/logger";
+import type { ReadCache } from "@atelier/shared/domain/cache";
+import { artifactHeaders, etagMatches, PUBLIC_ARTIFACT_CACHE } from "../features/artifacts/artifacts.routes";
+
+export interface LeanFront {
+  listener: RequestListener;
+  /** How many requests the lean path answered (tests and the bench read it). */
+  readonly served: number;
+}
+
+export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, app: RequestListener): LeanFront {
+  // The bytes of each cached document, for as long as its cache entry lives.
+  const bytes = new WeakMap<object, { body: Buffer; headers: Record<string, string> }>();
+  let served = 0;
+  let nextId = 0;
+  const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? "";
+    const method = req.method;
+    if ((method !== "GET" && method !== "HEAD") || !url.startsWith("/a/") || url.includes("?", 3)) return app(req, res);
+    const slug = url.slice(3);
+    if (!SLUG_PATTERN.test(slug)) return app(req, res);
+    const doc = deps.cache.enabled ? cachedPublicArtifact(deps, slug) : null;
+    if (!doc) return app(req, res);
+    let entry = bytes.get(doc);
+    if (!entry) {
+      const body = Buffer.from(doc.html, "utf8");
+      entry = { body, headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE } };
+      bytes.set(doc, entry);
+    }
+    const start = performance.now();
+    served++;
+    if (etagMatches(req.headers["if-none-match"], doc.etag)) {
+      res.writeHead(304, entry.headers);
+      res.end();
+    } else {
+      res.writeHead(200, { ...entry.headers, "Content-Length": String(entry.body.length) });
+      if (method === "HEAD") res.end();
+      else res.end(entry.body);
+    }
+    // The same line pino-http writes for every other request; the logger given here buffers it.
+    deps.logger.info(
+      { req: { id: `lean-${++nextId}`, method, path: url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - start) },
+      "request completed",
+    );
+  };
+  return {
+    listener,
+    get served() {
+      return served;
+    },
+  };
+}

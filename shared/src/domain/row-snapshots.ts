@@ -1,0 +1,158 @@
+// A table's rows held in process memory, labelled with the table's rowsVersion (issue 15):
+// every change to a table's rows or columns bumps that number once it has written
+// (tableChanged), and every list_rows reads the table document anyway, so a copy whose label
+// equals the table's current rowsVersion is exact. Filtered and sorted pages are then cut
+// from memory, in MongoDB's order, without reading any row; a copy is loaded (one query on
+// the table's own rows) only after a change. The copy is read after its label, so it is
+// never older than it says.
+import type { CellValue, CollectionDoc, RowDoc } from "../db/index";
+import type { StoreDeps } from "./deps";
+
+/** One condition of a row filter, as listRows checked it. */
+export type RowCondition =
+  | { column: string; kind: "eq"; value: CellValue }
+  | { column: string; kind: "range"; ops: { op: "gt" | "gte" | "lt" | "lte"; value: CellValue }[] }
+  | { column: string; kind: "contains"; text: string };
+
+export interface RowPageQuery {
+  conditions: RowCondition[];
+  sort: { column: string; desc: boolean } | undefined;
+  /** Only rows after this one in the sort order (keyset paging). */
+  after: { v: CellValue; id: string } | undefined;
+  /** How many rows to return (the caller asks for one more to know whether there is a next page). */
+  take: number;
+}
+
+interface Snapshot {
+  version: number;
+  /** In _id order (creation order). */
+  rows: RowDoc[];
+  /** The rows in each sort order asked for so far ("col:a" / "col:d"). */
+  sorted: Map<string, RowDoc[]>;
+}
+
+const snapshotKey = (tableId: string) => `rows:${tableId}`;
+const ROW_OVERHEAD = 400;
+const loading = new Map<string, Promise<Snapshot>>();
+
+/**
+ * The table's rows as of its rowsVersion, from memory when this process holds them, or
+ * null when the cache keeps no such copies (then the caller asks the database).
+ */
+export async function rowSnapshot(deps: StoreDeps, table: Pick<CollectionDoc, "_id" | "rowsVersion">): Promise<Snapshot | null> {
+  if (!deps.cache.keepsChecked) return null;
+  const version = table.rowsVersion ?? 0;
+  const key = snapshotKey(table._id);
+  const held = deps.cache.getChecked<Snapshot>(key);
+  if (held && held.version === version) return held;
+  const loadKey = `${key}@${version}`;
+  let pending = loading.get(loadKey);
+  if (!pending) {
+    pending = (async () => {
+      const rows = await deps.database.c.rows.find({ collectionId: table._id }).sort({ _id: 1 }).toArray();
+      const snap: Snapshot = { version, rows, sorted: new Map() };
+      deps.cache.setChecked(key, snap, rows.reduce((n, r) => n + r.bytes + ROW_OVERHEAD, 0));
+      return snap;
+    })().finally(() => loading.delete(loadKey));
+    loading.set(loadKey, pending);
+  }
+  return pending;
+}
+
+/** Strings in code point order, as MongoDB and FerretDB compare them (UTF-16 units differ above U+FFFF). */
+function compareStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+// BSON's order between types: null, numbers, strings, booleans.
+function typeRank(v: CellValue): number {
+  if (v === null) return 0;
+  if (typeof v === "number") return 1;
+  if (typeof v === "string") return 2;
+  return 3;
+}
+
+/** MongoDB's sort order for two cell values. */
+export function compareCells(a: CellValue, b: CellValue): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra - rb;
+  if (a === null || b === null) return 0;
+  if (typeof a === "number") return a === b ? 0 : a < (b as number) ? -1 : 1;
+  if (typeof a === "string") return compareStrings(a, b as string);
+  return a === b ? 0 : a ? 1 : -1;
+}
+
+const valueOf = (r: RowDoc, column: string): CellValue => r.values[column] ?? null;
+
+function matches(r: RowDoc, c: RowCondition, regexes: Map<RowCondition, RegExp>): boolean {
+  const v = valueOf(r, c.column);
+  switch (c.kind) {
+    case "eq":
+      return c.value === null ? v === null : v === c.value;
+    case "range":
+      // A range compares within one type only, as MongoDB's does (null matches no range).
+      return c.ops.every(({ op, value }) => {
+        if (v === null || value === null || typeRank(v) !== typeRank(value)) return false;
+        const d = compareCells(v, value);
+        return op === "gt" ? d > 0 : op === "gte" ? d >= 0 : op === "lt" ? d < 0 : d <= 0;
+      });
+    case "contains":
+      return typeof v === "string" && (regexes.get(c) as RegExp).test(v);
+  }
+}
+
+/** One page of rows, as listRows would get it from the database with the same query. */
+export function rowPage(snap: Snapshot, q: RowPageQuery): RowDoc[] {
+  let order = snap.rows;
+  const sort = q.sort;
+  const compare = sort
+    ? (a: RowDoc, b: RowDoc) => {
+        const d = compareCells(valueOf(a, sort.column), valueOf(b, sort.column));
+        if (d !== 0) return sort.desc ? -d : d;
+        return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+      }
+    : (a: RowDoc, b: RowDoc) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+  if (sort) {
+    const key = `${sort.column}:${sort.desc ? "d" : "a"}`;
+    let sorted = snap.sorted.get(key);
+    if (!sorted) {
+      sorted = [...snap.rows].sort(compare);
+      snap.sorted.set(key, sorted);
+    }
+    order = sorted;
+  }
+  let start = 0;
+  if (q.after) {
+    const after = q.after;
+    const probe = { _id: after.id, values: sort ? { [sort.column]: after.v } : {} } as unknown as RowDoc;
+    // The first row strictly after the cursor's position.
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(order[mid] as RowDoc, probe) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const regexes = new Map<RowCondition, RegExp>();
+  for (const c of q.conditions) if (c.kind === "contains") regexes.set(c, new RegExp(c.text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu"));
+  const out: RowDoc[] = [];
+  for (let i = start; i < order.length && out.length < q.take; i++) {
+    const r = order[i] as RowDoc;
+    if (q.conditions.every((c) => matches(r, c, regexes))) out.push(r);
+  }
+  return out;
+}
