@@ -299,7 +299,8 @@ describe("HTTP answers", () => {
   });
 });
 
-describe("JSON-RPC batches and the sandbox write throttle", () => {
+// Each test writes up to 100 pages: on a busy two-core machine that can pass the default 30 s.
+describe("JSON-RPC batches and the sandbox write throttle", { timeout: 120_000 }, () => {
   let bsc: TestSidecar;
   beforeAll(async () => {
     bsc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000", ANON_WRITES_PER_MINUTE: "100", ANON_MAX_PAGES: "1000" }, "batch");
