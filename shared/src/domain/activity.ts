@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AppError } from "../errors";
 import type { ActivityView } from "../schemas/workspaces";
-import { roleOf, type Principal } from "./access";
+import { actorForReader, type Principal, readerIn, roleOf } from "./access";
 import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
 import { readableWorkspace } from "./workspaces";
@@ -14,6 +14,7 @@ export async function listActivity(deps: StoreDeps, principal: Principal, input:
   const ws = await readableWorkspace(deps, principal, input.workspace);
   const userId = principal.kind === "user" ? principal.user._id : principal.kind === "token" ? principal.token.ownerId : null;
   if (!userId || roleOf(ws, userId) === null) throw new AppError("forbidden", "Only members of this workspace can see that.");
+  const reader = readerIn(principal, ws);
   const filter: Record<string, unknown> = { workspaceId: ws._id };
   if (input.cursor) {
     const c = decodeCursor(deps.config.SECRET_KEY, `activity:${ws._id}`, input.cursor, ActivityCursor);
@@ -27,7 +28,7 @@ export async function listActivity(deps: StoreDeps, principal: Principal, input:
     events: page.map((e) => ({
       id: e._id,
       type: e.type,
-      actor: { kind: e.actor.kind, user_id: e.actor.userId, token_id: e.actor.tokenId ?? null, label: e.actor.label },
+      actor: actorForReader(e.actor, reader),
       target: e.target,
       count: e.count ?? 1,
       restored_from: e.restoredFrom ?? null,

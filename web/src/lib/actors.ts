@@ -28,13 +28,15 @@ export function describeActor(actor: ActorView, directory: Directory = EMPTY_DIR
   if (actor.kind === "user") {
     return { kind: "user", name: isMe ? "You" : actor.label || (actor.user_id && directory.emails.get(actor.user_id)) || "Someone", forWhom: null };
   }
+  // A reader outside the workspace: the agent by its label, and nothing about whom it acts for.
+  if (actor.withheld) return { kind: "agent", name: actor.label || "An agent", forWhom: null };
   const myEmail = directory.meId ? directory.emails.get(directory.meId) : undefined;
   const ownerEmail = actor.token_id ? directory.agentOwners.get(actor.token_id) : undefined;
   let forWhom: string | null = null;
   if (isMe || (ownerEmail && ownerEmail === myEmail)) forWhom = "for you";
   else if (ownerEmail) forWhom = `for ${ownerEmail}`;
   else if (actor.user_id && directory.emails.get(actor.user_id)) forWhom = `for ${directory.emails.get(actor.user_id)}`;
-  else if (actor.user_id === null) forWhom = "anonymous, not yet claimed";
+  else if (actor.unclaimed) forWhom = "anonymous, not yet claimed";
   return { kind: "agent", name: actor.label || "An agent", forWhom };
 }
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TokenDoc } from "@atelier/shared/db";
+import { updatePage } from "@atelier/shared/domain/pages";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
 let srv: TestServer;
@@ -156,12 +158,53 @@ describe("what visitors of a public workspace see of people", () => {
     await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
     const visitor = new Browser(srv.url);
     const seen = await trpcData<{ created_by: { label: string; user_id: string | null } }>(await visitor.query("pages.get", { slug }));
-    expect(seen.created_by).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member" });
+    expect(seen.created_by).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member", withheld: true, unclaimed: false });
     const history = await trpcData<{ actor: { label: string } }[]>(await visitor.query("pages.history", { slug }));
     expect(history[0]?.actor.label).toBe("A workspace member");
     expect((await visitor.query("workspaces.activity", { slug: ws })).status).toBe(403);
     const mine = await trpcData<{ created_by: { label: string; user_id: string | null } }>(await owner.query("pages.get", { slug }));
     expect(mine.created_by.label).toMatch(/@example\.com$/);
     expect(mine.created_by.user_id).toMatch(/^usr_/);
+  });
+});
+
+describe("who an agent's change is attributed to, for each reader", () => {
+  it("shows members the agent and its person, outsiders only the agent's label, and never 'not yet claimed' for a person's agent", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("agent-doc");
+    await owner.mutation("pages.create", { slug, title: "Field notes", body_markdown: "one", workspace: ws });
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const issued = await trpcData<{ token_id: string }>(await owner.mutation("tokens.create", { label: "Research bot", scopes: ["mcp:read", "mcp:write"] }));
+    const token = await srv.database.c.tokens.findOne({ _id: issued.token_id });
+    expect(token).not.toBeNull();
+    // The agent edits through the same domain call its MCP tool makes.
+    await updatePage(srv.deps, { kind: "token", token: token as TokenDoc }, { slug, body_markdown: "one\ntwo", expected_version: 1 });
+
+    const memberView = await trpcData<{ actor: Record<string, unknown> }[]>(await owner.query("pages.history", { slug }));
+    expect(memberView[0]?.actor).toMatchObject({ kind: "agent", label: "Research bot", token_id: issued.token_id, withheld: false, unclaimed: false });
+    expect(memberView[0]?.actor.user_id).toMatch(/^usr_/);
+
+    const outsider = await signIn(srv, `${uniq("outsider")}@example.com`);
+    const visitor = new Browser(srv.url);
+    for (const reader of [outsider, visitor]) {
+      const history = await trpcData<{ actor: Record<string, unknown> }[]>(await reader.query("pages.history", { slug }));
+      expect(history[0]?.actor).toEqual({ kind: "agent", user_id: null, token_id: null, label: "Research bot", withheld: true, unclaimed: false });
+      expect(history[1]?.actor).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member", withheld: true, unclaimed: false });
+      const page = await trpcData<{ updated_by: Record<string, unknown> }>(await reader.query("pages.get", { slug }));
+      expect(page.updated_by).toMatchObject({ kind: "agent", label: "Research bot", withheld: true, unclaimed: false });
+      expect(JSON.stringify(history)).not.toMatch(/@example\.com|usr_|tok_/);
+    }
+  });
+
+  it("withholds an agent label that carries an e-mail address from outsiders", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("agent-doc");
+    await owner.mutation("pages.create", { slug, title: "Field notes", body_markdown: "one", workspace: ws });
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const issued = await trpcData<{ token_id: string }>(await owner.mutation("tokens.create", { label: "ana@example.com laptop", scopes: ["mcp:write"] }));
+    const token = (await srv.database.c.tokens.findOne({ _id: issued.token_id })) as TokenDoc;
+    await updatePage(srv.deps, { kind: "token", token }, { slug, title: "Notes", expected_version: 1 });
+    const history = await trpcData<{ actor: Record<string, unknown> }[]>(await new Browser(srv.url).query("pages.history", { slug }));
+    expect(history[0]?.actor).toMatchObject({ kind: "agent", label: "An agent", withheld: true });
   });
 });
