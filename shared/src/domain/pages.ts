@@ -9,6 +9,7 @@ import type { CreatePageInput, PageListView, PageSummaryView, PageView, Revision
 import { z } from "zod";
 import { actorForReader, actorOf, assertCan, can, type Principal, type Reader, readerIn } from "./access";
 import { artifactUrl, forgetArtifact, releaseSlug, renderDocument, reserveSlug, writeRendition } from "./artifacts";
+import { changeSummary, countLines } from "./change-summary";
 import { addSeconds, now } from "./clock";
 import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
@@ -142,6 +143,9 @@ function revisionView(r: RevisionDoc, reader: Reader): RevisionView {
     created_at: r.createdAt.toISOString(),
     restored_from: r.restoredFrom ?? null,
     changes: (r.changes ?? []).filter((c): c is RevisionView["changes"][number] => ["created", "title", "summary", "text", "tables", "restored"].includes(c)),
+    lines_added: r.lines?.added ?? null,
+    lines_removed: r.lines?.removed ?? null,
+    change_summary: changeSummary({ changes: r.changes ?? [], restoredFrom: r.restoredFrom ?? null, lines: r.lines ?? null }),
   };
 }
 
@@ -198,6 +202,7 @@ export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: Workspac
     bytes: page.bytes,
     restoredFrom: page.lastChange.restoredFrom,
     changes: page.lastChange.changes,
+    lines: page.lastChange.lines ?? null,
     actor: page.updatedBy,
     createdAt: page.updatedAt,
   };
@@ -250,7 +255,7 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
       bytes,
       revisionPending: true,
       writing: null,
-      lastChange: { changes: ["created"], restoredFrom: null },
+      lastChange: { changes: ["created"], restoredFrom: null, lines: countLines("", textOf(parts)) },
       createdBy: actor,
       updatedBy: actor,
       createdAt: t,
@@ -316,6 +321,15 @@ function changesBetween(before: Pick<PageDoc, "title" | "summary" | "parts">, af
   return out;
 }
 
+/** A page's text (its Markdown and HTML parts, in order), for counting changed lines. */
+function textOf(parts: PartDoc[]): string {
+  return [...parts]
+    .sort((a, b) => a.position - b.position)
+    .filter((p) => p.kind !== "table_view")
+    .map((p) => p.body)
+    .join("\n");
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -362,7 +376,7 @@ async function changePage(
       // The page's new content, its new revision, its document's growth and the event.
       const delta = { pages: 0, bytes: bytes - page.bytes + bytes + utf8Bytes(html) - (stored?.bytes ?? 0) + EVENT_BYTES };
       await reserveUsage(deps, ws, delta);
-      const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null };
+      const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null, lines: countLines(textOf(page.parts), textOf(next.parts)) };
       const updatedAt = now();
       const r = await database.c.pages.updateOne(
         { _id: page._id, version: page.version, "writing.version": claim.version, "writing.since": claim.since },

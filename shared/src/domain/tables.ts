@@ -263,7 +263,7 @@ export async function updateRow(
   }
   await pruneRowRevisions(deps, next);
   await tableChanged(deps, table._id);
-  await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
+  await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return rowView(next, readerIn(principal, ws));
 }
@@ -292,7 +292,7 @@ export async function deleteRow(
   await releaseUsage(database, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
   await tableChanged(deps, table._id);
-  await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
+  await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return { row_id: row._id };
 }

@@ -50,22 +50,34 @@ export function actorText(actor: ActorView, directory: Directory = EMPTY_DIRECTO
 /** How an event reads after its actor's name: "edited" + a page, "added" + a person. */
 export interface EventDescription {
   verb: string;
-  /** What it happened to; a page that still exists is linked. */
-  target: { text: string; kind: "page" | "page-gone" | "person" | "agent" | "table" | "thing" } | null;
+  /** What it happened to; a page or table that still exists is linked (by its slug, when known). */
+  target: { text: string; kind: "page" | "page-gone" | "person" | "agent" | "table" | "thing"; slug?: string | null } | null;
   /** After the target: " as editor". */
   suffix: string;
 }
 
 const ROLE_WORDS: Record<string, string> = { owner: "owner", editor: "editor", viewer: "viewer" };
 
-export function describeEvent(event: Pick<ActivityEvent, "type" | "target">, directory: Directory = EMPTY_DIRECTORY): EventDescription {
+type EventInput = Pick<ActivityEvent, "type"> & {
+  target: Omit<ActivityEvent["target"], "slug"> & { slug?: string | null };
+  count?: number;
+};
+
+const rows = (n: number) => `${n} ${n === 1 ? "row" : "rows"}`;
+
+export function describeEvent(event: EventInput, directory: Directory = EMPTY_DIRECTORY): EventDescription {
   const { type, target } = event;
+  const count = event.count ?? 1;
+  // Pages and tables are named by their title and linked by their slug; without a slug
+  // (gone, or an older server) a page reads as gone and a table is linked by its label.
+  const table = (): EventDescription["target"] => ({ text: target.label, kind: "table", slug: target.slug === undefined ? target.label : target.slug });
   const person = (): EventDescription["target"] => {
     const email = directory.emails.get(target.id) ?? (target.label.includes("@") ? target.label : null);
     if (target.id === directory.meId) return { text: "you", kind: "person" };
     return { text: email ?? "a former member", kind: "person" };
   };
-  const page = (gone = false): EventDescription["target"] => ({ text: target.label, kind: gone ? "page-gone" : "page" });
+  const page = (gone = false): EventDescription["target"] =>
+    gone || target.slug === null ? { text: target.label, kind: "page-gone" } : { text: target.label, kind: "page", slug: target.slug ?? target.label };
   switch (type) {
     case "page.created":
       return { verb: "created", target: page(), suffix: "" };
@@ -97,19 +109,20 @@ export function describeEvent(event: Pick<ActivityEvent, "type" | "target">, dir
     case "collection.created":
       return { verb: "created the collection", target: { text: target.label, kind: "thing" }, suffix: "" };
     case "rows.inserted": {
-      // The label is "<table slug> (+<count>)".
+      // Older events labelled the table "<table> (+<count>)".
       const m = /^(.*) \(\+(\d+)\)$/.exec(target.label);
-      const count = m ? Number(m[2]) : null;
+      const n = m ? Number(m[2]) : count;
+      const legacy = m?.[1];
       return {
-        verb: count === null ? "added rows to" : `added ${count} ${count === 1 ? "row" : "rows"} to`,
-        target: { text: m?.[1] ?? target.label, kind: "table" },
+        verb: `added ${rows(n)} to`,
+        target: legacy !== undefined ? { text: legacy, kind: "table", slug: target.slug === undefined ? legacy : target.slug } : table(),
         suffix: "",
       };
     }
     case "row.updated":
-      return { verb: "updated a row in", target: { text: target.label, kind: "table" }, suffix: "" };
+      return { verb: count === 1 ? "updated a row in" : `updated ${rows(count)} in`, target: table(), suffix: "" };
     case "row.deleted":
-      return { verb: "deleted a row in", target: { text: target.label, kind: "table" }, suffix: "" };
+      return { verb: count === 1 ? "deleted a row from" : `deleted ${rows(count)} from`, target: table(), suffix: "" };
     default: {
       // A kind of event this app doesn't know yet still reads sensibly: "page.archived" → "archived".
       const action = type.split(".")[1] ?? type;

@@ -109,6 +109,66 @@ describe("history, restore and activity", () => {
   });
 });
 
+describe("activity and history in words", () => {
+  interface Event { type: string; count: number; target: { kind: string; label: string; slug: string | null }; restored_from: number | null }
+  interface Rev { version: number; change_summary: string; lines_added: number | null; lines_removed: number | null; restored_from: number | null }
+
+  it("names pages and tables by their titles and runs of row changes as one entry", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("doc");
+    await owner.mutation("pages.create", { slug, title: "Trail log", body_markdown: "first", workspace: ws });
+    await owner.mutation("pages.update", { slug, title: "The trail log", expected_version: 1 });
+    expect((await owner.mutation("collections.create", { workspace: ws, slug: "reading", name: "Reading list", kind: "table", columns: [{ name: "title", type: "text" }] })).status).toBe(200);
+    // Twelve rows added one call at a time, then two more in one call, then one row changed twice.
+    for (let i = 0; i < 12; i++) await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: `Book ${i}` }] });
+    const two = await trpcData<{ row_ids: string[] }>(await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: "A" }, { title: "B" }] }));
+    const rowId = two.row_ids[0] ?? "";
+    await owner.mutation("rows.update", { workspace: ws, collection: "reading", row_id: rowId, values: { title: "A1" } });
+    await owner.mutation("rows.update", { workspace: ws, collection: "reading", row_id: rowId, values: { title: "A2" } });
+
+    const { events } = await trpcData<{ events: Event[] }>(await owner.query("workspaces.activity", { slug: ws }));
+    expect(events.map((e) => [e.type, e.count])).toEqual([
+      ["row.updated", 2],
+      ["rows.inserted", 14],
+      ["collection.created", 1],
+      ["page.updated", 1],
+      ["page.created", 1],
+      ["workspace.created", 1],
+    ]);
+    expect(events[0]?.target).toMatchObject({ label: "Reading list", slug: "reading" });
+    expect(events[1]?.target).toMatchObject({ label: "Reading list", slug: "reading" });
+    // Both page entries use the page's title as it is now, and link by slug.
+    expect(events[3]?.target).toMatchObject({ kind: "page", label: "The trail log", slug });
+    expect(events[4]?.target).toMatchObject({ kind: "page", label: "The trail log", slug });
+
+    await owner.mutation("pages.delete", { slug });
+    const after = await trpcData<{ events: Event[] }>(await owner.query("workspaces.activity", { slug: ws }));
+    expect(after.events[0]).toMatchObject({ type: "page.deleted", target: { label: "The trail log", slug: null } });
+  });
+
+  it("gives each version a change summary, and says which version a restore brought back", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("doc");
+    await owner.mutation("pages.create", { slug, title: "Plan", body_markdown: "one\ntwo\nthree", workspace: ws });
+    await owner.mutation("pages.update", { slug, body_markdown: "one\nTWO\nthree\nfour\nfive", expected_version: 1 });
+    await owner.mutation("pages.update", { slug, title: "The plan", expected_version: 2 });
+    await owner.mutation("pages.restore", { slug, version: 1, expected_version: 3 });
+    const history = await trpcData<Rev[]>(await owner.query("pages.history", { slug }));
+    expect(history.map((h) => [h.version, h.change_summary])).toEqual([
+      [4, "restored from version 1"],
+      [3, "title changed"],
+      [2, "+3 −1 lines"],
+      [1, "created, 3 lines"],
+    ]);
+    expect(history[2]).toMatchObject({ lines_added: 3, lines_removed: 1 });
+    expect(history[0]).toMatchObject({ restored_from: 1, lines_added: 1, lines_removed: 3 });
+    // Anyone who may read the page (a visitor of a public workspace) gets the same words.
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const seen = await trpcData<Rev[]>(await new Browser(srv.url).query("pages.history", { slug }));
+    expect(seen.map((h) => h.change_summary)).toEqual(history.map((h) => h.change_summary));
+  });
+});
+
 describe("share links", () => {
   it("lets anyone with the link read a private page or workspace until the owner revokes it", async () => {
     const ws = await newWorkspace();
