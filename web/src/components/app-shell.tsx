@@ -4,6 +4,7 @@ import type { SignedInUser } from "../lib/session";
 import { AccountMenu } from "./account-menu";
 import { Brand } from "./brand";
 import { OfflineBanner, SignedOutDialog } from "./connection-notices";
+import { SearchPalette } from "./search-palette";
 import "./app-shell.css";
 
 /** A top-bar link that knows when it is the current page. */
@@ -51,6 +52,7 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
         ) : (
           <div className="topbar__nav" />
         )}
+        {user ? <SearchPalette /> : null}
         {user ? (
           <AccountMenu user={user} />
         ) : (
