@@ -107,7 +107,10 @@ export function describeEvent(event: EventInput, directory: Directory = EMPTY_DI
         suffix: "",
       };
     case "collection.created":
-      return { verb: "created the collection", target: { text: target.label, kind: "thing" }, suffix: "" };
+      // The server gives a slug for tables it still has: those are linked.
+      return target.slug
+        ? { verb: "created the table", target: table(), suffix: "" }
+        : { verb: "created the collection", target: { text: target.label, kind: "thing" }, suffix: "" };
     case "rows.inserted": {
       // Older events labelled the table "<table> (+<count>)".
       const m = /^(.*) \(\+(\d+)\)$/.exec(target.label);
