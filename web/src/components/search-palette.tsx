@@ -39,7 +39,7 @@ export function SearchPalette() {
 
   return (
     <>
-      <button type="button" className="search-button" onClick={() => setOpen(true)} aria-label="Search" aria-keyshortcuts="Meta+K Control+K">
+      <button type="button" className="search-button" onClick={() => setOpen(true)} aria-keyshortcuts="Meta+K Control+K">
         <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
           <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
           <path d="M10.5 10.5 14 14" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
