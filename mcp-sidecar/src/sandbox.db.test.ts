@@ -31,7 +31,7 @@ describe("an unclaimed sandbox token", () => {
     expect(first.isError).toBeFalsy();
     expect((first.structuredContent as { page: { workspace: string; created_by: unknown } }).page).toMatchObject({
       workspace: reg.sandbox_bucket.slug,
-      created_by: { kind: "agent", label: "Sandbox bot", token_id: reg.token_id, user_id: null },
+      created_by: { kind: "agent", label: "Sandbox bot", token_id: reg.token_id, user_id: null, withheld: false, unclaimed: true },
     });
     const upd = await client.callTool({ name: "update_page", arguments: { slug: `${reg.sandbox_bucket.slug}-0`, body_markdown: "hello again", expected_version: 1 } });
     expect(upd.isError).toBeFalsy();

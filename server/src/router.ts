@@ -3,6 +3,7 @@ import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
 import { oauthRouter } from "./features/oauth/oauth.router";
 import { pagesRouter } from "./features/pages/pages.router";
+import { searchRouter } from "./features/search/search.router";
 import { collectionsRouter, rowsRouter } from "./features/tables/tables.router";
 import { tokensRouter } from "./features/tokens/tokens.router";
 import { workspacesRouter } from "./features/workspaces/workspaces.router";
@@ -18,6 +19,7 @@ export const appRouter = router({
   collections: collectionsRouter,
   rows: rowsRouter,
   oauth: oauthRouter,
+  search: searchRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -155,7 +155,8 @@ export interface PageDoc {
   /** Set when a delete starts: the page is gone for readers, and the sweeper finishes a delete a process left. */
   deletingAt?: Date | null;
   /** What the current version changed, kept until its revision is stored (the sweeper may store it). */
-  lastChange: { changes: string[]; restoredFrom: number | null };
+  /** What the last version changed, copied into its revision (lines: the text's line counts, when known). */
+  lastChange: { changes: string[]; restoredFrom: number | null; lines?: { added: number; removed: number } | null };
   createdBy: Actor;
   updatedBy: Actor;
   createdAt: Date;
@@ -176,6 +177,8 @@ export interface RevisionDoc {
   restoredFrom: number | null;
   /** What changed from the version before ("created", "title", "text", …). */
   changes: string[];
+  /** Lines of the text added and removed from the version before (absent in older revisions; null when too long to count). */
+  lines?: { added: number; removed: number } | null;
   actor: Actor;
   createdAt: Date;
 }

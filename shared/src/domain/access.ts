@@ -149,13 +149,33 @@ export function isInsider(principal: Principal, ws: AccessWorkspace): boolean {
   return false;
 }
 
+/** Who is reading, as far as attribution goes. */
+export interface Reader {
+  /** A member (or an agent of one): sees who people are. */
+  insider: boolean;
+  /** The workspace is an unclaimed sandbox: its own agent acts for nobody yet. */
+  unclaimedSandbox: boolean;
+}
+
+export function readerIn(principal: Principal, ws: AccessWorkspace): Reader {
+  return { insider: isInsider(principal, ws), unclaimedSandbox: ws.sandbox !== null && ws.sandbox.state === "unclaimed" && ws.ownerId === null };
+}
+
+/** An agent's label as outsiders see it: the label, unless it carries an e-mail address. */
+function publicAgentLabel(label: string): string {
+  return /\S@\S/.test(label) || label.trim() === "" ? "An agent" : label;
+}
+
 /**
  * An actor as a reader sees it. Members see who (the person, or the agent and the person it
  * acts for); outsiders see people as "A workspace member" and an agent by its label, with
- * no ids: nothing that identifies a person (the ids would let them look further).
+ * no ids and `withheld` set: nothing that identifies a person (the ids would let them look
+ * further). `unclaimed` is true only for the agent of a sandbox nobody has claimed yet, so
+ * no reader mistakes a person's agent for an anonymous one.
  */
-export function actorForReader(a: Actor, insider: boolean): ActorView {
-  if (insider) return { kind: a.kind, user_id: a.userId, token_id: a.tokenId ?? null, label: a.label };
-  if (a.kind === "agent") return { kind: "agent", user_id: null, token_id: null, label: a.label };
-  return { kind: "user", user_id: null, token_id: null, label: "A workspace member" };
+export function actorForReader(a: Actor, reader: Reader): ActorView {
+  const unclaimed = a.kind === "agent" && a.userId === null && reader.unclaimedSandbox;
+  if (reader.insider) return { kind: a.kind, user_id: a.userId, token_id: a.tokenId ?? null, label: a.label, withheld: false, unclaimed };
+  if (a.kind === "agent") return { kind: "agent", user_id: null, token_id: null, label: publicAgentLabel(a.label), withheld: true, unclaimed };
+  return { kind: "user", user_id: null, token_id: null, label: "A workspace member", withheld: true, unclaimed: false };
 }

@@ -7,8 +7,9 @@ import { newId, newPageId } from "../ids";
 import { utf8Bytes } from "../schemas/cells";
 import type { CreatePageInput, PageListView, PageSummaryView, PageView, RevisionView, UpdatePageInput } from "../schemas/pages";
 import { z } from "zod";
-import { actorForReader, actorOf, assertCan, can, isInsider, type Principal } from "./access";
+import { actorForReader, actorOf, assertCan, can, type Principal, type Reader, readerIn } from "./access";
 import { artifactUrl, forgetArtifact, releaseSlug, renderDocument, reserveSlug, writeRendition } from "./artifacts";
+import { changeSummary, countLines } from "./change-summary";
 import { addSeconds, now } from "./clock";
 import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
@@ -47,7 +48,7 @@ function collectionSlug(deps: StoreDeps, collectionId: string): Promise<string> 
   );
 }
 
-export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collection: string, insider: boolean): PageView {
+export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collection: string, reader: Reader): PageView {
   return {
     page_id: page._id,
     slug: page.slug,
@@ -57,8 +58,8 @@ export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collect
     workspace: wsSlug,
     collection,
     parts: [...page.parts].sort((a, b) => a.position - b.position).map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })),
-    created_by: actorForReader(page.createdBy, insider),
-    updated_by: actorForReader(page.updatedBy, insider),
+    created_by: actorForReader(page.createdBy, reader),
+    updated_by: actorForReader(page.updatedBy, reader),
     created_at: page.createdAt.toISOString(),
     updated_at: page.updatedAt.toISOString(),
     artifact_url: artifactUrl(baseUrl, page.slug),
@@ -66,7 +67,7 @@ export function pageView(baseUrl: string, page: PageDoc, wsSlug: string, collect
 }
 
 async function viewOf(deps: StoreDeps, principal: Principal, page: PageDoc, ws: WorkspaceDoc): Promise<PageView> {
-  return pageView(deps.config.BASE_URL, page, ws.slug, await collectionSlug(deps, page.collectionId), isInsider(principal, ws));
+  return pageView(deps.config.BASE_URL, page, ws.slug, await collectionSlug(deps, page.collectionId), readerIn(principal, ws));
 }
 
 const summaryOf = ({ parts: _parts, ...rest }: PageView): PageSummaryView => rest;
@@ -153,15 +154,18 @@ export async function searchPages(deps: StoreDeps, principal: Principal, input: 
   return { pages: views.map(summaryOf) };
 }
 
-function revisionView(r: RevisionDoc, insider: boolean): RevisionView {
+function revisionView(r: RevisionDoc, reader: Reader): RevisionView {
   return {
     version: r.version,
     title: r.title,
     summary: r.summary,
-    actor: actorForReader(r.actor, insider),
+    actor: actorForReader(r.actor, reader),
     created_at: r.createdAt.toISOString(),
     restored_from: r.restoredFrom ?? null,
     changes: (r.changes ?? []).filter((c): c is RevisionView["changes"][number] => ["created", "title", "summary", "text", "tables", "restored"].includes(c)),
+    lines_added: r.lines?.added ?? null,
+    lines_removed: r.lines?.removed ?? null,
+    change_summary: changeSummary({ changes: r.changes ?? [], restoredFrom: r.restoredFrom ?? null, lines: r.lines ?? null }),
   };
 }
 
@@ -169,21 +173,21 @@ function revisionView(r: RevisionDoc, insider: boolean): RevisionView {
 export async function pageHistory(deps: StoreDeps, principal: Principal, slug: string): Promise<RevisionView[]> {
   const { page, ws } = await readablePage(deps, principal, { slug });
   const revisions = await deps.database.c.revisions.find({ pageId: page._id }).sort({ version: -1 }).limit(500).toArray();
-  const insider = isInsider(principal, ws);
-  return revisions.map((r) => revisionView(r, insider));
+  const reader = readerIn(principal, ws);
+  return revisions.map((r) => revisionView(r, reader));
 }
 
-async function readableRevision(deps: StoreDeps, principal: Principal, slug: string, version: number): Promise<{ rev: RevisionDoc; insider: boolean }> {
+async function readableRevision(deps: StoreDeps, principal: Principal, slug: string, version: number): Promise<{ rev: RevisionDoc; reader: Reader }> {
   const { page, ws } = await readablePage(deps, principal, { slug });
   const rev = await deps.database.c.revisions.findOne({ _id: `${page._id}:v${version}` });
   if (!rev) throw new AppError("not_found", `The page has no version ${version} (or it is no longer kept).`);
-  return { rev, insider: isInsider(principal, ws) };
+  return { rev, reader: readerIn(principal, ws) };
 }
 
 /** One earlier version of a page, whole. */
 export async function getRevision(deps: StoreDeps, principal: Principal, slug: string, version: number) {
-  const { rev, insider } = await readableRevision(deps, principal, slug, version);
-  return { ...revisionView(rev, insider), parts: rev.parts.map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })) };
+  const { rev, reader } = await readableRevision(deps, principal, slug, version);
+  return { ...revisionView(rev, reader), parts: rev.parts.map((p) => ({ id: p.id, kind: p.kind, body: p.body, position: p.position })) };
 }
 
 // ---- writing ---------------------------------------------------------------------------
@@ -218,6 +222,7 @@ export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: Workspac
     bytes: page.bytes,
     restoredFrom: page.lastChange.restoredFrom,
     changes: page.lastChange.changes,
+    lines: page.lastChange.lines ?? null,
     actor: page.updatedBy,
     createdAt: page.updatedAt,
   };
@@ -277,7 +282,7 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
       bytes,
       revisionPending: true,
       writing: null,
-      lastChange: { changes: ["created"], restoredFrom: null },
+      lastChange: { changes: ["created"], restoredFrom: null, lines: countLines("", textOf(parts)) },
       createdBy: actor,
       updatedBy: actor,
       createdAt: t,
@@ -305,7 +310,7 @@ export async function createPage(deps: StoreDeps, principal: Principal, input: C
     deps.cache.delete(pageSlugKey(page.slug));
     await recordEvent(deps, { workspaceId: ws._id, type: "page.created", actor, target: { kind: "page", id: page._id, label: page.title } }, { counted: true });
     return {
-      page: pageView(deps.config.BASE_URL, page, ws.slug, collection.slug, true),
+      page: pageView(deps.config.BASE_URL, page, ws.slug, collection.slug, readerIn(principal, ws)),
       part: { id: part.id, kind: part.kind, body: part.body, position: part.position },
       collection: { id: collection._id, slug: collection.slug, name: collection.name, kind: collection.kind },
     };
@@ -341,6 +346,15 @@ function changesBetween(before: Pick<PageDoc, "title" | "summary" | "parts">, af
   if (body(before.parts) !== body(after.parts)) out.push("text");
   if (tables(before.parts) !== tables(after.parts)) out.push("tables");
   return out;
+}
+
+/** A page's text (its Markdown and HTML parts, in order), for counting changed lines. */
+function textOf(parts: PartDoc[]): string {
+  return [...parts]
+    .sort((a, b) => a.position - b.position)
+    .filter((p) => p.kind !== "table_view")
+    .map((p) => p.body)
+    .join("\n");
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -390,7 +404,7 @@ async function changePage(
       const renditionCharged = utf8Bytes(html) - (stored?.bytes ?? 0);
       const delta = { pages: 0, bytes: bytes - page.bytes + bytes + renditionCharged + EVENT_BYTES };
       await reserveUsage(deps, ws, delta);
-      const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null };
+      const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null, lines: countLines(textOf(page.parts), textOf(next.parts)) };
       const updatedAt = now();
       const r = await database.c.pages.updateOne(
         { _id: page._id, version: page.version, "writing.version": claim.version, "writing.since": claim.since },

@@ -8,7 +8,7 @@ import { newId, newSecret } from "../ids";
 import { checkCell, checkColumns, utf8Bytes, type ColumnInput, type ColumnRule } from "../schemas/cells";
 import type { RowListView, RowRevisionView, RowView, TableView } from "../schemas/tables";
 import { z } from "zod";
-import { actorForReader, actorOf, assertCan, isInsider, type Principal } from "./access";
+import { actorForReader, actorOf, assertCan, type Principal, type Reader, readerIn } from "./access";
 import { refreshTableViews } from "./artifacts";
 import { addSeconds, now } from "./clock";
 import { decodeCursor, encodeCursor } from "./cursors";
@@ -43,8 +43,8 @@ export function tableView(c: CollectionDoc): TableView {
   return { id: c._id, slug: c.slug, name: c.name, kind: c.kind, columns: c.columns, row_count: c.rowCount };
 }
 
-export function rowView(r: RowDoc, insider: boolean): RowView {
-  return { row_id: r._id, version: r.version, values: r.values, updated_by: actorForReader(r.updatedBy, insider), updated_at: r.updatedAt.toISOString() };
+export function rowView(r: RowDoc, reader: Reader): RowView {
+  return { row_id: r._id, version: r.version, values: r.values, updated_by: actorForReader(r.updatedBy, reader), updated_at: r.updatedAt.toISOString() };
 }
 
 function definitionBytes(c: { name: string; columns: ColumnRule[] }): number {
@@ -265,9 +265,9 @@ export async function updateRow(
   }
   await pruneRowRevisions(deps, next);
   await tableChanged(deps, table._id);
-  await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
+  await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
-  return rowView(next, true);
+  return rowView(next, readerIn(principal, ws));
 }
 
 export async function deleteRow(
@@ -294,18 +294,18 @@ export async function deleteRow(
   await releaseUsage({ database }, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
   await tableChanged(deps, table._id);
-  await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "row", id: row._id, label: table.name } }, { counted: true });
+  await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return { row_id: row._id };
 }
 
 export async function rowHistory(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }): Promise<RowRevisionView[]> {
   const { ws, table } = await resolveTable(deps, principal, input, "read");
-  const insider = isInsider(principal, ws);
+  const reader = readerIn(principal, ws);
   const revisions = (await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray()).filter((r) => r.collectionId === table._id);
   // A row this table never had is not found, as everywhere else (an empty history would say it exists).
   if (revisions.length === 0) throw new AppError("not_found", "No such row in this table.");
-  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, insider), created_at: r.createdAt.toISOString() }));
+  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, reader), created_at: r.createdAt.toISOString() }));
 }
 
 /**
@@ -420,10 +420,10 @@ export async function listRows(
     : await deps.database.c.rows.find({ $and: and }).sort(sort).limit(limit + 1).toArray();
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
-  const insider = isInsider(principal, ws);
+  const reader = readerIn(principal, ws);
   const next =
     found.length > limit && last
       ? encodeCursor(deps.config.SECRET_KEY, `rows:${table._id}:${sortCol ?? ""}:${desc ? "d" : "a"}`, { v: sortCol === undefined ? null : (last.values[sortCol] ?? null), id: last._id })
       : null;
-  return { table: tableView(table), rows: rows.map((r) => rowView(r, insider)), next_cursor: next };
+  return { table: tableView(table), rows: rows.map((r) => rowView(r, reader)), next_cursor: next };
 }

@@ -43,6 +43,10 @@ export const ActorViewSchema = z.object({
   user_id: z.string().nullable(),
   token_id: z.string().nullable(),
   label: z.string(),
+  /** The reader is not a member: who the person is (or whom an agent acts for) is withheld. */
+  withheld: z.boolean(),
+  /** An agent of an anonymous sandbox nobody has claimed yet: it acts for no one. */
+  unclaimed: z.boolean(),
 });
 export type ActorView = z.infer<typeof ActorViewSchema>;
 

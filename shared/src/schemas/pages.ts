@@ -114,6 +114,11 @@ export const RevisionViewSchema = z.object({
   restored_from: z.number().nullable(),
   /** What changed from the version before, in short ("title, text"). */
   changes: z.array(z.enum(["created", "title", "summary", "text", "tables", "restored"])),
+  /** Lines of text added and removed from the version before (null when not counted: older versions, very long texts). */
+  lines_added: z.number().nullable(),
+  lines_removed: z.number().nullable(),
+  /** The change in short words: "+3 −1 lines, title changed", "restored from version 2", "created". */
+  change_summary: z.string(),
 });
 export type RevisionView = z.infer<typeof RevisionViewSchema>;
 

@@ -50,8 +50,12 @@ export const ActivityEventViewSchema = z.object({
   id: z.string(),
   type: z.string(),
   actor: ActorViewSchema,
-  target: z.object({ kind: z.string(), id: z.string(), label: z.string() }),
-  /** How many things the event stands for ("added 12 rows"); 1 for most. */
+  /**
+   * What it happened to: a page or a table by the title it has now (by the one it had, once
+   * it is gone), with its slug where it is now (null when gone), a person, an agent …
+   */
+  target: z.object({ kind: z.string(), id: z.string(), label: z.string(), slug: z.string().nullable() }),
+  /** How many things the entry stands for ("added 12 rows": a run of row changes is one entry); 1 for most. */
   count: z.number(),
   restored_from: z.number().nullable(),
   at: z.string(),

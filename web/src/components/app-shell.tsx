@@ -3,6 +3,8 @@ import { Link, useLocation } from "wouter";
 import type { SignedInUser } from "../lib/session";
 import { AccountMenu } from "./account-menu";
 import { Brand } from "./brand";
+import { OfflineBanner, SignedOutDialog } from "./connection-notices";
+import { SearchPalette } from "./search-palette";
 import "./app-shell.css";
 
 /** A top-bar link that knows when it is the current page. */
@@ -50,6 +52,7 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
         ) : (
           <div className="topbar__nav" />
         )}
+        {user ? <SearchPalette /> : null}
         {user ? (
           <AccountMenu user={user} />
         ) : (
@@ -58,9 +61,11 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
           </Link>
         )}
       </header>
+      <OfflineBanner />
       <main id="main" ref={mainRef} className="main" tabIndex={-1}>
         {children}
       </main>
+      <SignedOutDialog signedIn={user !== null} />
     </div>
   );
 }

@@ -28,13 +28,15 @@ export function describeActor(actor: ActorView, directory: Directory = EMPTY_DIR
   if (actor.kind === "user") {
     return { kind: "user", name: isMe ? "You" : actor.label || (actor.user_id && directory.emails.get(actor.user_id)) || "Someone", forWhom: null };
   }
+  // A reader outside the workspace: the agent by its label, and nothing about whom it acts for.
+  if (actor.withheld) return { kind: "agent", name: actor.label || "An agent", forWhom: null };
   const myEmail = directory.meId ? directory.emails.get(directory.meId) : undefined;
   const ownerEmail = actor.token_id ? directory.agentOwners.get(actor.token_id) : undefined;
   let forWhom: string | null = null;
   if (isMe || (ownerEmail && ownerEmail === myEmail)) forWhom = "for you";
   else if (ownerEmail) forWhom = `for ${ownerEmail}`;
   else if (actor.user_id && directory.emails.get(actor.user_id)) forWhom = `for ${directory.emails.get(actor.user_id)}`;
-  else if (actor.user_id === null) forWhom = "anonymous, not yet claimed";
+  else if (actor.unclaimed) forWhom = "anonymous, not yet claimed";
   return { kind: "agent", name: actor.label || "An agent", forWhom };
 }
 
@@ -48,22 +50,34 @@ export function actorText(actor: ActorView, directory: Directory = EMPTY_DIRECTO
 /** How an event reads after its actor's name: "edited" + a page, "added" + a person. */
 export interface EventDescription {
   verb: string;
-  /** What it happened to; a page that still exists is linked. */
-  target: { text: string; kind: "page" | "page-gone" | "person" | "agent" | "table" | "thing" } | null;
+  /** What it happened to; a page or table that still exists is linked (by its slug, when known). */
+  target: { text: string; kind: "page" | "page-gone" | "person" | "agent" | "table" | "thing"; slug?: string | null } | null;
   /** After the target: " as editor". */
   suffix: string;
 }
 
 const ROLE_WORDS: Record<string, string> = { owner: "owner", editor: "editor", viewer: "viewer" };
 
-export function describeEvent(event: Pick<ActivityEvent, "type" | "target">, directory: Directory = EMPTY_DIRECTORY): EventDescription {
+type EventInput = Pick<ActivityEvent, "type"> & {
+  target: Omit<ActivityEvent["target"], "slug"> & { slug?: string | null };
+  count?: number;
+};
+
+const rows = (n: number) => `${n} ${n === 1 ? "row" : "rows"}`;
+
+export function describeEvent(event: EventInput, directory: Directory = EMPTY_DIRECTORY): EventDescription {
   const { type, target } = event;
+  const count = event.count ?? 1;
+  // Pages and tables are named by their title and linked by their slug; without a slug
+  // (gone, or an older server) a page reads as gone and a table is linked by its label.
+  const table = (): EventDescription["target"] => ({ text: target.label, kind: "table", slug: target.slug === undefined ? target.label : target.slug });
   const person = (): EventDescription["target"] => {
     const email = directory.emails.get(target.id) ?? (target.label.includes("@") ? target.label : null);
     if (target.id === directory.meId) return { text: "you", kind: "person" };
     return { text: email ?? "a former member", kind: "person" };
   };
-  const page = (gone = false): EventDescription["target"] => ({ text: target.label, kind: gone ? "page-gone" : "page" });
+  const page = (gone = false): EventDescription["target"] =>
+    gone || target.slug === null ? { text: target.label, kind: "page-gone" } : { text: target.label, kind: "page", slug: target.slug ?? target.label };
   switch (type) {
     case "page.created":
       return { verb: "created", target: page(), suffix: "" };
@@ -93,21 +107,25 @@ export function describeEvent(event: Pick<ActivityEvent, "type" | "target">, dir
         suffix: "",
       };
     case "collection.created":
-      return { verb: "created the collection", target: { text: target.label, kind: "thing" }, suffix: "" };
+      // The server gives a slug for tables it still has: those are linked.
+      return target.slug
+        ? { verb: "created the table", target: table(), suffix: "" }
+        : { verb: "created the collection", target: { text: target.label, kind: "thing" }, suffix: "" };
     case "rows.inserted": {
-      // The label is "<table slug> (+<count>)".
+      // Older events labelled the table "<table> (+<count>)".
       const m = /^(.*) \(\+(\d+)\)$/.exec(target.label);
-      const count = m ? Number(m[2]) : null;
+      const n = m ? Number(m[2]) : count;
+      const legacy = m?.[1];
       return {
-        verb: count === null ? "added rows to" : `added ${count} ${count === 1 ? "row" : "rows"} to`,
-        target: { text: m?.[1] ?? target.label, kind: "table" },
+        verb: `added ${rows(n)} to`,
+        target: legacy !== undefined ? { text: legacy, kind: "table", slug: target.slug === undefined ? legacy : target.slug } : table(),
         suffix: "",
       };
     }
     case "row.updated":
-      return { verb: "updated a row in", target: { text: target.label, kind: "table" }, suffix: "" };
+      return { verb: count === 1 ? "updated a row in" : `updated ${rows(count)} in`, target: table(), suffix: "" };
     case "row.deleted":
-      return { verb: "deleted a row in", target: { text: target.label, kind: "table" }, suffix: "" };
+      return { verb: count === 1 ? "deleted a row from" : `deleted ${rows(count)} from`, target: table(), suffix: "" };
     default: {
       // A kind of event this app doesn't know yet still reads sensibly: "page.archived" → "archived".
       const action = type.split(".")[1] ?? type;

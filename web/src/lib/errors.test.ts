@@ -28,7 +28,7 @@ describe("reading tRPC errors", () => {
   it("tells a failed connection from a server answer", () => {
     expect(isNetworkFailure(TRPCClientError.from(new TypeError("Failed to fetch")))).toBe(true);
     expect(isNetworkFailure(serverError(500, null))).toBe(false);
-    expect(describeError(TRPCClientError.from(new TypeError("Failed to fetch")))).toMatch(/couldn’t reach Atelier/);
+    expect(describeError(TRPCClientError.from(new TypeError("Failed to fetch")))).toMatch(/^Couldn’t reach Atelier\. .*retry\.$/);
     expect(describeError(serverError(500, null))).toMatch(/having trouble/);
   });
 

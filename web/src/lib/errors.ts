@@ -128,7 +128,7 @@ export function isMissingProcedure(err: unknown): boolean {
 
 /** A plain sentence for any failure: the network, the server, or what the server refused. */
 export function describeError(err: unknown): string {
-  if (isNetworkFailure(err)) return "We couldn’t reach Atelier. Check your connection and try again.";
+  if (isNetworkFailure(err)) return "Couldn’t reach Atelier. Check your connection and retry.";
   const status = httpStatusOf(err);
   const code = appCodeOf(err);
   if (code === "unavailable" || (status !== null && status >= 500)) {

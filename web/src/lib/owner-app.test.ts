@@ -112,17 +112,22 @@ describe("people and agents", () => {
   };
 
   it("names an agent with the person it acts for", () => {
-    expect(describeActor({ kind: "agent", user_id: "usr_ana", token_id: "tok_1", label: "Research bot" }, directory)).toEqual({
+    expect(describeActor({ kind: "agent", user_id: "usr_ana", token_id: "tok_1", label: "Research bot", withheld: false, unclaimed: false }, directory)).toEqual({
       kind: "agent",
       name: "Research bot",
       forWhom: "for ana@example.com",
     });
-    expect(describeActor({ kind: "agent", user_id: "usr_me", token_id: "tok_2", label: "CLI" }, directory).forWhom).toBe("for you");
+    expect(describeActor({ kind: "agent", user_id: "usr_me", token_id: "tok_2", label: "CLI", withheld: false, unclaimed: false }, directory).forWhom).toBe("for you");
     // Written before its sandbox was claimed (no user then), now the signed-in person's agent.
     const claimed = { ...directory, agentOwners: new Map([["tok_9", "me@example.com"]]) };
-    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_9", label: "Scout" }, claimed).forWhom).toBe("for you");
-    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_3", label: "Sandbox" }).forWhom).toMatch(/not yet claimed/);
-    expect(describeActor({ kind: "user", user_id: "usr_me", token_id: null, label: "me@example.com" }, directory).name).toBe("You");
+    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_9", label: "Scout", withheld: false, unclaimed: false }, claimed).forWhom).toBe("for you");
+    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_3", label: "Sandbox", withheld: false, unclaimed: true }).forWhom).toMatch(/not yet claimed/);
+    // An outsider reading a public page: a person's agent, with whom it acts for withheld.
+    const outside = describeActor({ kind: "agent", user_id: null, token_id: null, label: "Scout", withheld: true, unclaimed: false });
+    expect(outside).toEqual({ kind: "agent", name: "Scout", forWhom: null });
+    // A member reading an old write of a sandbox claimed since: not "not yet claimed".
+    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_4", label: "Sandbox", withheld: false, unclaimed: false }).forWhom).toBeNull();
+    expect(describeActor({ kind: "user", user_id: "usr_me", token_id: null, label: "me@example.com", withheld: false, unclaimed: false }, directory).name).toBe("You");
   });
 
   it("tells what an event did, filling in names the event itself lacks", () => {

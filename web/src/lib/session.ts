@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useLocation } from "wouter";
 import { type RouterOutputs, useTRPC } from "../trpc";
+import { clearSessionLost } from "./connection";
 import { isUnauthorized } from "./errors";
 
 export type SignedInUser = RouterOutputs["me"]["get"];
@@ -18,9 +19,11 @@ export function useSession(): Session {
   const me = useQuery(trpc.me.get.queryOptions(undefined, { staleTime: 60_000 }));
   const { refetch } = me;
   const retry = useCallback(() => void refetch(), [refetch]);
-  if (me.error && isUnauthorized(me.error)) return { status: "signed-out" };
-  // A failed background refresh keeps the last answer: a blip should not sign anyone out.
+  // A failed background refresh keeps the last answer: a blip should not sign anyone out, and
+  // a session that ended under someone's hands raises the "signed out" dialog (trpc.ts) rather
+  // than swapping the screen (and the editor with their text) for the public view.
   if (me.data) return { status: "signed-in", user: me.data };
+  if (me.error && isUnauthorized(me.error)) return { status: "signed-out" };
   if (me.error) return { status: "error", error: me.error, retry };
   return { status: "loading" };
 }
@@ -40,6 +43,7 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const leave = (notice: string) => {
+    clearSessionLost();
     void queryClient.resetQueries();
     navigate("/", { replace: true, state: { notice } satisfies SignInNotice });
   };

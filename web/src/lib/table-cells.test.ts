@@ -290,8 +290,15 @@ describe("tables on a page", () => {
 describe("table events in the activity", () => {
   it("names the table and how many rows were added", () => {
     const at = (type: string, label: string) => describeEvent({ type, target: { kind: "collection", id: "col_1", label } });
-    expect(at("rows.inserted", "reading-list (+5)")).toEqual({ verb: "added 5 rows to", target: { text: "reading-list", kind: "table" }, suffix: "" });
+    expect(at("rows.inserted", "reading-list (+5)")).toEqual({ verb: "added 5 rows to", target: { text: "reading-list", kind: "table", slug: "reading-list" }, suffix: "" });
     expect(at("rows.inserted", "tasks (+1)").verb).toBe("added 1 row to");
-    expect(at("row.updated", "tasks").target).toEqual({ text: "tasks", kind: "table" });
+    expect(at("row.updated", "tasks").target).toEqual({ text: "tasks", kind: "table", slug: "tasks" });
+    // Current servers name the table by its title, link it by slug, and count a run of changes.
+    const named = { kind: "collection", id: "col_1", label: "Reading list", slug: "reading-list" };
+    expect(describeEvent({ type: "rows.inserted", target: named, count: 12 })).toEqual({ verb: "added 12 rows to", target: { text: "Reading list", kind: "table", slug: "reading-list" }, suffix: "" });
+    expect(describeEvent({ type: "row.updated", target: named, count: 3 }).verb).toBe("updated 3 rows in");
+    expect(describeEvent({ type: "row.deleted", target: named, count: 1 }).verb).toBe("deleted a row from");
+    expect(describeEvent({ type: "page.updated", target: { kind: "page", id: "p", label: "Trail log", slug: "trail-log" } }).target).toEqual({ text: "Trail log", kind: "page", slug: "trail-log" });
+    expect(describeEvent({ type: "page.updated", target: { kind: "page", id: "p", label: "Gone page", slug: null } }).target?.kind).toBe("page-gone");
   });
 });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TokenDoc } from "@atelier/shared/db";
+import { updatePage } from "@atelier/shared/domain/pages";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
 let srv: TestServer;
@@ -107,6 +109,66 @@ describe("history, restore and activity", () => {
   });
 });
 
+describe("activity and history in words", () => {
+  interface Event { type: string; count: number; target: { kind: string; label: string; slug: string | null }; restored_from: number | null }
+  interface Rev { version: number; change_summary: string; lines_added: number | null; lines_removed: number | null; restored_from: number | null }
+
+  it("names pages and tables by their titles and runs of row changes as one entry", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("doc");
+    await owner.mutation("pages.create", { slug, title: "Trail log", body_markdown: "first", workspace: ws });
+    await owner.mutation("pages.update", { slug, title: "The trail log", expected_version: 1 });
+    expect((await owner.mutation("collections.create", { workspace: ws, slug: "reading", name: "Reading list", kind: "table", columns: [{ name: "title", type: "text" }] })).status).toBe(200);
+    // Twelve rows added one call at a time, then two more in one call, then one row changed twice.
+    for (let i = 0; i < 12; i++) await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: `Book ${i}` }] });
+    const two = await trpcData<{ row_ids: string[] }>(await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: "A" }, { title: "B" }] }));
+    const rowId = two.row_ids[0] ?? "";
+    await owner.mutation("rows.update", { workspace: ws, collection: "reading", row_id: rowId, values: { title: "A1" } });
+    await owner.mutation("rows.update", { workspace: ws, collection: "reading", row_id: rowId, values: { title: "A2" } });
+
+    const { events } = await trpcData<{ events: Event[] }>(await owner.query("workspaces.activity", { slug: ws }));
+    expect(events.map((e) => [e.type, e.count])).toEqual([
+      ["row.updated", 2],
+      ["rows.inserted", 14],
+      ["collection.created", 1],
+      ["page.updated", 1],
+      ["page.created", 1],
+      ["workspace.created", 1],
+    ]);
+    expect(events[0]?.target).toMatchObject({ label: "Reading list", slug: "reading" });
+    expect(events[1]?.target).toMatchObject({ label: "Reading list", slug: "reading" });
+    // Both page entries use the page's title as it is now, and link by slug.
+    expect(events[3]?.target).toMatchObject({ kind: "page", label: "The trail log", slug });
+    expect(events[4]?.target).toMatchObject({ kind: "page", label: "The trail log", slug });
+
+    await owner.mutation("pages.delete", { slug });
+    const after = await trpcData<{ events: Event[] }>(await owner.query("workspaces.activity", { slug: ws }));
+    expect(after.events[0]).toMatchObject({ type: "page.deleted", target: { label: "The trail log", slug: null } });
+  });
+
+  it("gives each version a change summary, and says which version a restore brought back", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("doc");
+    await owner.mutation("pages.create", { slug, title: "Plan", body_markdown: "one\ntwo\nthree", workspace: ws });
+    await owner.mutation("pages.update", { slug, body_markdown: "one\nTWO\nthree\nfour\nfive", expected_version: 1 });
+    await owner.mutation("pages.update", { slug, title: "The plan", expected_version: 2 });
+    await owner.mutation("pages.restore", { slug, version: 1, expected_version: 3 });
+    const history = await trpcData<Rev[]>(await owner.query("pages.history", { slug }));
+    expect(history.map((h) => [h.version, h.change_summary])).toEqual([
+      [4, "restored from version 1"],
+      [3, "title changed"],
+      [2, "+3 −1 lines"],
+      [1, "created, 3 lines"],
+    ]);
+    expect(history[2]).toMatchObject({ lines_added: 3, lines_removed: 1 });
+    expect(history[0]).toMatchObject({ restored_from: 1, lines_added: 1, lines_removed: 3 });
+    // Anyone who may read the page (a visitor of a public workspace) gets the same words.
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const seen = await trpcData<Rev[]>(await new Browser(srv.url).query("pages.history", { slug }));
+    expect(seen.map((h) => h.change_summary)).toEqual(history.map((h) => h.change_summary));
+  });
+});
+
 describe("share links", () => {
   it("lets anyone with the link read a private page or workspace until the owner revokes it", async () => {
     const ws = await newWorkspace();
@@ -156,12 +218,53 @@ describe("what visitors of a public workspace see of people", () => {
     await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
     const visitor = new Browser(srv.url);
     const seen = await trpcData<{ created_by: { label: string; user_id: string | null } }>(await visitor.query("pages.get", { slug }));
-    expect(seen.created_by).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member" });
+    expect(seen.created_by).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member", withheld: true, unclaimed: false });
     const history = await trpcData<{ actor: { label: string } }[]>(await visitor.query("pages.history", { slug }));
     expect(history[0]?.actor.label).toBe("A workspace member");
     expect((await visitor.query("workspaces.activity", { slug: ws })).status).toBe(403);
     const mine = await trpcData<{ created_by: { label: string; user_id: string | null } }>(await owner.query("pages.get", { slug }));
     expect(mine.created_by.label).toMatch(/@example\.com$/);
     expect(mine.created_by.user_id).toMatch(/^usr_/);
+  });
+});
+
+describe("who an agent's change is attributed to, for each reader", () => {
+  it("shows members the agent and its person, outsiders only the agent's label, and never 'not yet claimed' for a person's agent", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("agent-doc");
+    await owner.mutation("pages.create", { slug, title: "Field notes", body_markdown: "one", workspace: ws });
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const issued = await trpcData<{ token_id: string }>(await owner.mutation("tokens.create", { label: "Research bot", scopes: ["mcp:read", "mcp:write"] }));
+    const token = await srv.database.c.tokens.findOne({ _id: issued.token_id });
+    expect(token).not.toBeNull();
+    // The agent edits through the same domain call its MCP tool makes.
+    await updatePage(srv.deps, { kind: "token", token: token as TokenDoc }, { slug, body_markdown: "one\ntwo", expected_version: 1 });
+
+    const memberView = await trpcData<{ actor: Record<string, unknown> }[]>(await owner.query("pages.history", { slug }));
+    expect(memberView[0]?.actor).toMatchObject({ kind: "agent", label: "Research bot", token_id: issued.token_id, withheld: false, unclaimed: false });
+    expect(memberView[0]?.actor.user_id).toMatch(/^usr_/);
+
+    const outsider = await signIn(srv, `${uniq("outsider")}@example.com`);
+    const visitor = new Browser(srv.url);
+    for (const reader of [outsider, visitor]) {
+      const history = await trpcData<{ actor: Record<string, unknown> }[]>(await reader.query("pages.history", { slug }));
+      expect(history[0]?.actor).toEqual({ kind: "agent", user_id: null, token_id: null, label: "Research bot", withheld: true, unclaimed: false });
+      expect(history[1]?.actor).toEqual({ kind: "user", user_id: null, token_id: null, label: "A workspace member", withheld: true, unclaimed: false });
+      const page = await trpcData<{ updated_by: Record<string, unknown> }>(await reader.query("pages.get", { slug }));
+      expect(page.updated_by).toMatchObject({ kind: "agent", label: "Research bot", withheld: true, unclaimed: false });
+      expect(JSON.stringify(history)).not.toMatch(/@example\.com|usr_|tok_/);
+    }
+  });
+
+  it("withholds an agent label that carries an e-mail address from outsiders", async () => {
+    const ws = await newWorkspace();
+    const slug = uniq("agent-doc");
+    await owner.mutation("pages.create", { slug, title: "Field notes", body_markdown: "one", workspace: ws });
+    await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
+    const issued = await trpcData<{ token_id: string }>(await owner.mutation("tokens.create", { label: "ana@example.com laptop", scopes: ["mcp:write"] }));
+    const token = (await srv.database.c.tokens.findOne({ _id: issued.token_id })) as TokenDoc;
+    await updatePage(srv.deps, { kind: "token", token }, { slug, title: "Notes", expected_version: 1 });
+    const history = await trpcData<{ actor: Record<string, unknown> }[]>(await new Browser(srv.url).query("pages.history", { slug }));
+    expect(history[0]?.actor).toMatchObject({ kind: "agent", label: "An agent", withheld: true });
   });
 });

@@ -112,7 +112,7 @@ export function ConflictPanel({
             {saving ? "Saving…" : `Keep mine (save over version ${theirs.version})`}
           </button>
           <p className="field__hint">
-            Saves your {fieldList(iChanged)} as version {theirs.version + 1}.
+            Saves your version of {fieldList(iChanged)} as version {theirs.version + 1}.
             {keptOfTheirs.length > 0 ? ` Their change to ${fieldList(keptOfTheirs)} is kept.` : ""}
             {merged.body === theirDraft.body ? "" : " Their text stays in the history."}
           </p>

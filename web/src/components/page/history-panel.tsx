@@ -62,6 +62,7 @@ export function HistoryPanel({
                 <div className="history__who">
                   <ActorName actor={rev.actor} directory={directory} />
                 </div>
+                <p className="history__summary">{rev.change_summary}</p>
                 {rev.title !== page.title && !current ? <p className="history__title">“{rev.title}”</p> : null}
                 {!current ? (
                   <button

@@ -23,18 +23,15 @@ function EventText({ event, slug, directory }: { event: ActivityEvent; slug: str
   return (
     <>
       {verb}{" "}
-      {target === null ? null : target.kind === "page" ? (
-        <Link href={`/buckets/${slug}/${target.text}`} className="mono">
-          {target.text}
-        </Link>
-      ) : target.kind === "table" ? (
-        <Link href={`/buckets/${slug}/tables/${target.text}`} className="mono">
-          {target.text}
-        </Link>
+      {target === null ? null : target.kind === "page" && target.slug ? (
+        <Link href={`/buckets/${slug}/${target.slug}`}>{target.text}</Link>
+      ) : target.kind === "table" && target.slug ? (
+        <Link href={`/buckets/${slug}/tables/${target.slug}`}>{target.text}</Link>
       ) : (
-        <strong className={target.kind === "page-gone" ? "mono" : undefined}>{target.text}</strong>
+        <strong>{target.text}</strong>
       )}
       {suffix}
+      {event.type === "page.restored" && event.restored_from !== null ? ` (from version ${event.restored_from})` : null}
     </>
   );
 }

@@ -50,4 +50,20 @@ describe("the page editor's session", () => {
     expect(s.draft).toEqual({ ...draftOf(page(2, "mine", "New title")) });
     expect(s.conflict).toBeNull();
   });
+
+  it("a merge takes the merged draft and, once saved, builds on the saved version with a note of whose change it met", () => {
+    let s = typed(startSession(page(1, "a\nb\nc")), "A\nb\nc");
+    const sent = s.draft;
+    const theirs = { ...page(2, "a\nb\nC"), updated_by: { kind: "user", user_id: "usr_x", token_id: null, label: "x@example.com" } } as PageView;
+    const merged = { ...sent, body: "A\nb\nC" };
+    s = editorReducer(s, { type: "merge", theirs, merged, from: sent });
+    expect(s.draft.body).toBe("A\nb\nC");
+    expect(s.merged).toEqual({ with: theirs.updated_by, version: 2 });
+    s = editorReducer(s, { type: "saved", saved: page(3, "A\nb\nC"), sent: merged });
+    expect(s.draft.body).toBe("A\nb\nC");
+    expect(statusOf(s, false, false)).toBe("Saved as version 3");
+    expect(s.merged?.version).toBe(2);
+    s = typed(s, "A\nb\nC\nd");
+    expect(s.merged).toBeNull();
+  });
 });

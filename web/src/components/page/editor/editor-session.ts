@@ -21,6 +21,8 @@ export interface EditorSession {
   reference: PageView | null;
   /** The version the last save made, for the status line. */
   savedVersion: number | null;
+  /** The last save merged the person's draft with someone else's version (whose, which). */
+  merged: { with: PageView["updated_by"]; version: number } | null;
 }
 
 export type EditorAction =
@@ -33,6 +35,8 @@ export type EditorAction =
   | { type: "saved"; saved: PageView; sent: Draft }
   | { type: "conflict"; theirs: PageView }
   | { type: "conflict-failed"; message: string }
+  /** Their version and the draft combined without overlap: `merged` is sent over `theirs`. */
+  | { type: "merge"; theirs: PageView; merged: Draft; from: Draft }
   /** Keep mine: the merge of both sides becomes the draft (and is sent over theirs). */
   | { type: "keep-mine"; merged: Draft }
   | { type: "take-theirs" }
@@ -43,19 +47,26 @@ export type EditorAction =
   | { type: "hide-reference" };
 
 export function startSession(page: PageView): EditorSession {
-  return { base: page, draft: draftOf(page), conflict: null, conflictError: null, discarded: null, reference: null, savedVersion: null };
+  return { base: page, draft: draftOf(page), conflict: null, conflictError: null, discarded: null, reference: null, savedVersion: null, merged: null };
 }
 
 export function editorReducer(state: EditorSession, action: EditorAction): EditorSession {
   switch (action.type) {
     case "edit":
-      return { ...state, draft: { ...state.draft, ...action.change } };
+      return { ...state, draft: { ...state.draft, ...action.change }, merged: null };
     case "restore-stored":
       return { ...state, draft: storedAsDraft(action.stored, state.draft) };
     case "adopt":
       return { ...state, base: action.over, draft: action.next, conflict: null };
     case "sending":
       return { ...state, conflictError: null };
+    case "merge":
+      return {
+        ...state,
+        // Typing may have gone on while the save was away: then the draft stays as typed.
+        draft: sameDraft(state.draft, action.from) ? action.merged : state.draft,
+        merged: { with: action.theirs.updated_by, version: action.theirs.version },
+      };
     case "saved":
       return {
         ...state,

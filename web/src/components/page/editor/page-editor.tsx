@@ -7,6 +7,8 @@ import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
 import type { Directory } from "../../../lib/actors";
 import { draftOf, editableKind, keepMine, sameDraft, tablesOf, tablesText } from "../../../lib/draft";
 import { describeError, fieldIssue, isVersionConflict } from "../../../lib/errors";
+import { mergeDrafts } from "../../../lib/merge";
+import { ActorName } from "../../actor-name";
 import { CopyButton } from "../../copy-button";
 import { TextField } from "../../field";
 import { ConflictPanel } from "../conflict-panel";
@@ -104,6 +106,15 @@ export function PageEditor({
         />
       ) : null}
 
+      {session.merged ? (
+        <p className="callout" role="status">
+          Merged with <ActorName actor={session.merged.with} directory={directory} />’s change to version {session.merged.version}
+          {session.savedVersion !== null && session.savedVersion > session.merged.version
+            ? `, saved as version ${session.savedVersion}.`
+            : ": your changes and theirs touch different parts, so both are kept."}
+        </p>
+      ) : null}
+
       {discarded ? (
         <DiscardedText
           discarded={discarded}
@@ -121,7 +132,8 @@ export function PageEditor({
           saving={save.isPending}
           error={conflictError}
           onKeepMine={() => {
-            const merged = keepMine(draftOf(base), draft, draftOf(conflict));
+            // Their changes that don't overlap mine are kept too; where they overlap, mine wins.
+            const merged = mergeDrafts(draftOf(base), draft, draftOf(conflict)) ?? keepMine(draftOf(base), draft, draftOf(conflict));
             dispatch({ type: "keep-mine", merged });
             send(conflict, merged, true);
           }}

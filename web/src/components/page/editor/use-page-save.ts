@@ -2,7 +2,8 @@
 // else saved meanwhile, their version is fetched and shown beside the draft (ConflictPanel).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useReducer } from "react";
-import { clearStoredDraft, type Draft, isEmptyUpdate, updateInputFor } from "../../../lib/draft";
+import { clearStoredDraft, type Draft, draftOf, isEmptyUpdate, updateInputFor } from "../../../lib/draft";
+import { mergeDrafts } from "../../../lib/merge";
 import { describeError, isNotFound, isVersionConflict } from "../../../lib/errors";
 import { useTRPC } from "../../../trpc";
 import { editorReducer, type PageView, startSession } from "./editor-session";
@@ -22,11 +23,21 @@ export function usePageSave(page: PageView) {
     ]);
   };
 
-  /** Someone saved meanwhile: fetch their version and show both side by side. */
-  const showConflict = async () => {
+  /**
+   * Someone saved meanwhile: fetch their version. When their change and the draft don't
+   * overlap (other fields, other lines), both are merged and saved over theirs; otherwise
+   * both are shown side by side for the person to choose.
+   */
+  const showConflict = async (over: PageView, next: Draft, resolving: boolean) => {
     try {
       const theirs = await queryClient.fetchQuery(trpc.pages.get.queryOptions({ slug: page.slug }, { staleTime: 0 }));
       save.reset();
+      const merged = !resolving && theirs.version > over.version ? mergeDrafts(draftOf(over), next, draftOf(theirs)) : null;
+      if (merged) {
+        dispatch({ type: "merge", theirs, merged, from: next });
+        send(theirs, merged, false);
+        return;
+      }
       dispatch({ type: "conflict", theirs });
     } catch (fetchErr) {
       dispatch({
@@ -39,7 +50,7 @@ export function usePageSave(page: PageView) {
   };
 
   /** Sends `next` on top of `over`; on a version conflict, fetches the newest and shows both. */
-  const send = (over: PageView, next: Draft, resolving: boolean) => {
+  function send(over: PageView, next: Draft, resolving: boolean): void {
     const input = updateInputFor(over, next);
     if (isEmptyUpdate(input)) {
       // Nothing differs from the version it would go over: adopt that version.
@@ -59,10 +70,10 @@ export function usePageSave(page: PageView) {
           if (resolving) dispatch({ type: "conflict-failed", message: describeError(err) });
           return;
         }
-        void showConflict();
+        void showConflict(over, next, resolving);
       },
     });
-  };
+  }
 
   return { session, dispatch, save, send };
 }

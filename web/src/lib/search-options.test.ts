@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { isPaletteShortcut, moveActive, searchOptions } from "./search-options";
+
+describe("the search palette's options", () => {
+  it("lists workspaces, then pages, then tables, each with where it leads", () => {
+    const options = searchOptions({
+      workspaces: [{ slug: "garden", name: "Garden club" }],
+      pages: [{ slug: "compost", title: "Compost guide", workspace: "garden", workspace_name: "Garden club" }],
+      tables: [{ slug: "seeds", name: "Seeds", workspace: "garden", workspace_name: "Garden club" }],
+    });
+    expect(options.map((o) => [o.group, o.title, o.href])).toEqual([
+      ["Workspaces", "Garden club", "/buckets/garden"],
+      ["Pages", "Compost guide", "/buckets/garden/compost"],
+      ["Tables", "Seeds", "/buckets/garden/tables/seeds"],
+    ]);
+    expect(searchOptions(undefined)).toEqual([]);
+  });
+
+  it("moves the active option with wrap-around", () => {
+    expect(moveActive(-1, 3, 1)).toBe(0);
+    expect(moveActive(-1, 3, -1)).toBe(2);
+    expect(moveActive(2, 3, 1)).toBe(0);
+    expect(moveActive(0, 3, -1)).toBe(2);
+    expect(moveActive(0, 0, 1)).toBe(-1);
+  });
+
+  it("opens on ⌘K and Ctrl-K only", () => {
+    const k = { key: "k", metaKey: false, ctrlKey: false, altKey: false, shiftKey: false };
+    expect(isPaletteShortcut({ ...k, metaKey: true })).toBe(true);
+    expect(isPaletteShortcut({ ...k, ctrlKey: true, key: "K" })).toBe(true);
+    expect(isPaletteShortcut(k)).toBe(false);
+    expect(isPaletteShortcut({ ...k, ctrlKey: true, shiftKey: true })).toBe(false);
+  });
+});
