@@ -20,7 +20,7 @@ export function artifactUrl(baseUrl: string, slug: string): string {
 }
 
 /** Whether anyone, signed in or not, may read the workspace's pages. */
-export function isPublicWorkspace(ws: Pick<WorkspaceDoc, "visibility" | "sandbox">): boolean {
+export function isPublicWorkspace(ws: Pick<WorkspaceDoc, "visibility" | "sandbox" | "deletingAt">): boolean {
   return ws.visibility === "public" && !isHidden(ws);
 }
 

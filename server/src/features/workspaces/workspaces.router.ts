@@ -2,7 +2,7 @@ import { listActivity } from "@atelier/shared/domain/activity";
 import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
 import { addMemberByEmail, listMembers, removeMember, setMemberRole } from "@atelier/shared/domain/members";
 import { createShareLink, listShareLinks, revokeShareLink } from "@atelier/shared/domain/share-links";
-import { createWorkspaceFor, getWorkspace, listWorkspaces, renameWorkspace, setVisibility } from "@atelier/shared/domain/workspaces";
+import { createWorkspaceFor, deleteWorkspace, getWorkspace, listWorkspaces, renameWorkspace, setVisibility } from "@atelier/shared/domain/workspaces";
 import { CursorSchema, EmailSchema, LabelSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import {
   ActivityViewSchema,
@@ -117,6 +117,12 @@ export const workspacesRouter = router({
     .input(z.object({ slug: SlugSchema, name: LabelSchema(100) }))
     .output(WorkspaceViewSchema)
     .mutation(({ ctx, input }) => renameWorkspace(ctx, ctx.principal, input)),
+
+  /** Owners only; `confirm` is the workspace's slug, typed by the person. */
+  delete: protectedProcedure
+    .input(z.object({ slug: SlugSchema, confirm: z.string().max(100) }))
+    .output(z.object({ slug: z.string() }))
+    .mutation(({ ctx, input }) => deleteWorkspace(ctx, ctx.principal, input)),
 
   setVisibility: protectedProcedure
     .input(z.object({ slug: SlugSchema, visibility: VisibilitySchema }))
