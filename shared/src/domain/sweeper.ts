@@ -126,7 +126,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     if (ws) await finishVersion(deps, page, ws);
     report.repaired++;
   }
-  for (const a of await database.c.artifacts.find({ html: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } }).limit(BATCH).toArray()) {
+  for (const a of await database.c.artifacts.find({ html: null, redirect: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } }).limit(BATCH).toArray()) {
     const page = await database.c.pages.findOne({ _id: a.pageId });
     const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
     if (page && ws && page.slug === a._id) await finishVersion(deps, page, ws);
