@@ -6,7 +6,7 @@ import { defineTool } from "./define";
 export const addCollaborator = defineTool({
   name: "add_collaborator",
   title: "Add a collaborator",
-  description: "Gives a person (by e-mail) the editor or viewer role in a workspace. Owners only.",
+  description: "Gives a person (by e-mail) the editor or viewer role in a workspace and e-mails them an invitation with its link; someone without an account is pending until they sign in with that address. Owners only.",
   access: "admin",
   input: z.object({ workspace: SlugSchema, email: EmailSchema, role: z.enum(["editor", "viewer"]) }).strict(),
   output: z.object({ workspace: z.string(), email: z.string(), role: z.enum(["editor", "viewer"]) }),

@@ -31,10 +31,11 @@ const membersRouter = router({
     .query(({ ctx, input }) => listMembers(ctx, ctx.principal, input.slug)),
   add: protectedProcedure
     .input(z.object({ slug: SlugSchema, email: EmailSchema, role: RoleSchema }))
-    .output(z.object({ user_id: z.string(), role: RoleSchema }))
+    /** `pending`: they have not signed in yet; `mailed`: the invitation e-mail went out. */
+    .output(z.object({ user_id: z.string(), role: RoleSchema, pending: z.boolean(), mailed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const r = await addMemberByEmail(ctx, ctx.principal, { workspace: input.slug, email: input.email, role: input.role });
-      return { user_id: r.userId, role: r.role };
+      return { user_id: r.userId, role: r.role, pending: r.pending, mailed: r.mailed };
     }),
   setRole: protectedProcedure
     .input(z.object({ slug: SlugSchema, user_id: UserIdSchema, role: RoleSchema }))
