@@ -109,7 +109,6 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
   );
   const titleOf = new Map((pages.data?.pages ?? []).map((p) => [p.slug, p.title]));
   const unclaimed = workspace.sandbox?.state === "unclaimed";
-  const selectId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -132,7 +131,7 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
         <form className="settings__row-form" onSubmit={submit} noValidate aria-label="New share link">
           <Field label="What the link opens">
             {(control) => (
-              <select {...control} id={selectId} className="select select--field" value={target} onChange={(e) => setTarget(e.target.value)}>
+              <select {...control} className="select select--field" value={target} onChange={(e) => setTarget(e.target.value)}>
                 <option value="">Every page of this workspace</option>
                 {(pages.data?.pages ?? []).map((p) => (
                   <option key={p.slug} value={p.slug}>
