@@ -175,8 +175,8 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await page.goto(`/app/buckets/${ws}?tab=settings`);
     await page.getByRole("button", { name: "Delete workspace…" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete “Settings, renamed”?" });
-    await expect(dialog).toContainText("its 1 page with all their versions");
-    await expect(dialog).toContainText("its 1 table and every row in them");
+    await expect(dialog).toContainText("its 1 page, with every earlier version");
+    await expect(dialog).toContainText("its 1 table, with every row");
     await expect(dialog).toContainText("every share link to it");
     const go = dialog.getByRole("button", { name: "Delete for good" });
     await expect(go).toBeDisabled();

@@ -261,10 +261,10 @@ function DeleteSection({ workspace }: { workspace: Workspace }) {
             <p>This can’t be undone. Deleting it removes, for good:</p>
             <ul className="settings__consequences">
               <li>
-                its {plural(workspace.usage.pages, "page")} with all their versions; their addresses (<span className="mono">/a/…</span>) stop
-                working and can be taken by other pages;
+                its {plural(workspace.usage.pages, "page")}, with every earlier version; their addresses (<span className="mono">/a/…</span>)
+                stop working and can be taken by other pages;
               </li>
-              <li>its {tableCount === null ? "tables" : plural(tableCount, "table")} and every row in them;</li>
+              <li>its {tableCount === null ? "tables" : plural(tableCount, "table")}, with every row;</li>
               <li>every share link to it: people who have one can no longer open anything;</li>
               <li>its activity, and its members’ access to it.</li>
             </ul>
