@@ -176,8 +176,10 @@ test("the owner's app: workspace, page, live preview, agent conflict, publishing
     await invite.getByLabel("Add a person by e-mail").fill(collaborator);
     await invite.getByLabel("Role").selectOption("editor");
     await invite.getByRole("button", { name: "Add", exact: true }).click();
-    await expect(invite.getByRole("status")).toHaveText(`${collaborator} can now read and edit this workspace.`);
-    await expect(page.getByRole("list", { name: "Members" }).getByRole("listitem").filter({ hasText: collaborator })).toContainText("hasn’t signed in yet");
+    await expect(invite.getByRole("status")).toHaveText(
+      `We e-mailed ${collaborator} an invitation. They can read and edit this workspace once they sign in with that address.`,
+    );
+    await expect(page.getByRole("list", { name: "Pending invitations" }).getByRole("listitem").filter({ hasText: collaborator })).toContainText("Pending");
     await keepScreens(page, "09-people");
 
     const phone = await browser.newContext({ viewport: PHONE, hasTouch: true });

@@ -91,6 +91,11 @@ export interface WorkspaceDoc {
    * sweeper finishes a change whose process stopped in between.
    */
   visibilitySyncAt: Date | null;
+  /**
+   * Set when a delete starts: from then on nobody can open the workspace, and the sweeper
+   * finishes a delete whose process stopped (finishWorkspaceDelete).
+   */
+  deletingAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

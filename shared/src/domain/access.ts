@@ -12,9 +12,11 @@ export type Principal = { kind: "nobody" } | { kind: "user"; user: UserDoc } | {
  */
 export type Action = "read" | "write" | "manage";
 
-type AccessWorkspace = Pick<WorkspaceDoc, "_id" | "visibility" | "members" | "sandbox" | "blockedTokenIds" | "ownerId">;
+type AccessWorkspace = Pick<WorkspaceDoc, "_id" | "visibility" | "members" | "sandbox" | "blockedTokenIds" | "ownerId" | "deletingAt">;
 
-export function isHidden(ws: Pick<WorkspaceDoc, "sandbox">): boolean {
+/** Nobody may open it: an expired sandbox, or a workspace being deleted. */
+export function isHidden(ws: Pick<WorkspaceDoc, "sandbox" | "deletingAt">): boolean {
+  if (ws.deletingAt) return true;
   return ws.sandbox !== null && (ws.sandbox.hiddenAt !== null || ws.sandbox.state === "expired");
 }
 

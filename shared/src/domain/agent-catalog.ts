@@ -127,7 +127,7 @@ export const TOOL_CATALOG = {
   add_collaborator: {
     title: "Add a collaborator",
     description:
-      "Gives a person (by e-mail) the editor or viewer role in a workspace. Owners only.",
+      "Gives a person (by e-mail) the editor or viewer role in a workspace and e-mails them an invitation with its link; someone without an account is pending until they sign in with that address. Owners only.",
     access: "admin",
   },
   create_share_link: {

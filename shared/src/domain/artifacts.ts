@@ -15,12 +15,15 @@ import { parseTableViewSpec, renderTableView, tableOfPart } from "./table-views"
 const artifactKey = (slug: string) => `art:${slug}`;
 const workspaceTag = (workspaceId: string) => `artws:${workspaceId}`;
 
+/** How long a moved page's old address keeps redirecting to the new one (docs/decisions.md). */
+export const SLUG_REDIRECT_DAYS = 30;
+
 export function artifactUrl(baseUrl: string, slug: string): string {
   return `${baseUrl}/a/${slug}`;
 }
 
 /** Whether anyone, signed in or not, may read the workspace's pages. */
-export function isPublicWorkspace(ws: Pick<WorkspaceDoc, "visibility" | "sandbox">): boolean {
+export function isPublicWorkspace(ws: Pick<WorkspaceDoc, "visibility" | "sandbox" | "deletingAt">): boolean {
   return ws.visibility === "public" && !isHidden(ws);
 }
 
@@ -36,7 +39,8 @@ export async function renderDocument(deps: StoreDeps, p: Pick<PageDoc, "slug" | 
 /**
  * Claims a slug for a new page: the artifact document is its key (html null until the page
  * is written). A slug another page holds is `conflict`; one kept only as the redirect of a
- * moved page is free again once the redirect has run out.
+ * moved page is free again once the redirect has run out (SLUG_REDIRECT_DAYS), or at once
+ * for a page of the same workspace.
  */
 export async function reserveSlug(deps: StoreDeps, input: { slug: string; pageId: string; workspaceId: string }): Promise<void> {
   const t = now();
@@ -48,7 +52,12 @@ export async function reserveSlug(deps: StoreDeps, input: { slug: string; pageId
     if (!isDuplicateKey(err)) throw err;
   }
   const { _id: _ignored, ...fields } = doc;
-  const took = await deps.database.c.artifacts.updateOne({ _id: input.slug, "redirect.until": { $lte: t } }, { $set: fields });
+  // A moved page's old address: free once its redirect has run out, or at once for a page of
+  // the same workspace (its owners chose to reuse it; another workspace never takes it early).
+  const took = await deps.database.c.artifacts.updateOne(
+    { _id: input.slug, $or: [{ "redirect.until": { $lte: t } }, { workspaceId: input.workspaceId, "redirect.until": { $gte: new Date(0) } }] },
+    { $set: fields },
+  );
   if (took.modifiedCount === 1) {
     deps.cache.delete(artifactKey(input.slug));
     return;
@@ -174,7 +183,7 @@ export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: strin
 
 export type RenderedArtifact =
   | { kind: "document"; html: string; etag: string; isPublic: boolean }
-  | { kind: "moved"; slug: string }
+  | { kind: "moved"; slug: string; isPublic: boolean }
   | null;
 
 /**
@@ -195,14 +204,17 @@ export async function getRenderedArtifact(
   }
   const doc = await artifactBySlug(deps, slug);
   if (!doc) return null;
-  if (doc.redirect) return doc.redirect.until > now() ? { kind: "moved", slug: doc.redirect.to } : null;
-  if (doc.html === null) return null;
-  if (doc.public) return { kind: "document", html: doc.html, etag: doc.etag, isPublic: true };
+  if (doc.redirect && doc.redirect.until <= now()) return null;
+  if (!doc.redirect && doc.html === null) return null;
+  const answer = (isPublic: boolean): RenderedArtifact =>
+    doc.redirect ? { kind: "moved", slug: doc.redirect.to, isPublic } : { kind: "document", html: doc.html ?? "", etag: doc.etag, isPublic };
+  if (doc.public) return answer(true);
+  // A private page's old address says where it went only to those who may read it.
   const who = typeof principal === "function" ? await principal() : principal;
   if (who.kind === "nobody") return null;
   const ws = await deps.cache.through(`ws:${doc.workspaceId}`, () => deps.database.c.workspaces.findOne({ _id: doc.workspaceId }));
   if (!ws || !can(who, ws, "read")) return null;
-  return { kind: "document", html: doc.html, etag: doc.etag, isPublic: false };
+  return answer(false);
 }
 
 /**

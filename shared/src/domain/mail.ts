@@ -68,3 +68,26 @@ export function codeMail(input: { purpose: CodePurpose; to: string; code: string
 </body></html>`;
   return { to: input.to, subject, text, html };
 }
+
+/**
+ * The message a person gets when added to a workspace: who added them, to what, with which
+ * role, and the link. It carries no secret: signing in with this address (a code by e-mail)
+ * is what proves it is theirs, so a forwarded invitation opens nothing.
+ */
+export function invitationMail(input: { to: string; inviter: string; workspaceName: string; role: string; link: string; hasAccount: boolean }): Mail {
+  const subject = `${input.inviter} invited you to “${input.workspaceName}” on Atelier`;
+  const can = input.role === "viewer" ? "read its pages" : input.role === "owner" ? "read, edit and manage it" : "read and edit its pages";
+  const line = `${input.inviter} added you to the Atelier workspace “${input.workspaceName}” as ${input.role === "owner" ? "an owner" : `an ${input.role}`}: you can ${can}, and so can the AI agents you connect.`;
+  const next = input.hasAccount
+    ? "Open it here:"
+    : "Sign in with this e-mail address to join (no password; we send you a code). Until then the invitation is pending:";
+  const ignore = "If you don’t know them, ignore this message: nothing happens unless you sign in.";
+  const text = `${line}\n\n${next}\n\n    ${input.link}\n\n${ignore}\n`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1c1d21">
+<p>${escapeHtml(line)}</p>
+<p>${escapeHtml(next)}</p>
+<p><a href="${escapeHtml(input.link)}" style="font-weight:600">${escapeHtml(input.link)}</a></p>
+<p style="color:#60646c">${escapeHtml(ignore)}</p>
+</body></html>`;
+  return { to: input.to, subject, text, html };
+}

@@ -3,13 +3,15 @@
 // checks its rules (one membership per person, at least one owner) on the list it will
 // write, and writes it only if nobody changed it meanwhile — otherwise it reads again. So
 // a person has one membership and a workspace keeps an owner on every supported database.
-import type { Member, Role, WorkspaceDoc } from "../db/index";
+import type { Member, Role, UserDoc, WorkspaceDoc } from "../db/index";
 import { AppError, isDuplicateKey } from "../errors";
 import { newId } from "../ids";
 import type { MemberView } from "../schemas/workspaces";
 import { actorOf, assertCan, roleOf, type Principal } from "./access";
 import { now } from "./clock";
-import type { StoreDeps } from "./deps";
+import type { Deps, StoreDeps } from "./deps";
+import { invitationMail } from "./mail";
+import { hit } from "./rate-limits";
 import { recordEvent } from "./events";
 import { normalizeEmail } from "./users";
 import { forgetWorkspace, readableWorkspace } from "./workspaces";
@@ -81,26 +83,49 @@ async function accountFor(deps: StoreDeps, email: string): Promise<string> {
 
 /**
  * Adds a person to a workspace by e-mail, or sets their role if they are a member already
- * (owners only): one membership per person, the last role given wins.
+ * (owners only): one membership per person, the last role given wins. A person new to the
+ * workspace is e-mailed an invitation with its link; someone without an account (or who
+ * never signed in) is pending until they sign in with that address, which confirms the
+ * account the membership already names. The mail is best effort: the membership stands
+ * either way and `mailed` says whether it went (it is also skipped past the per-address
+ * hourly cap shared with sign-in codes, so nobody can be flooded through invitations).
  */
 export async function addMemberByEmail(
-  deps: StoreDeps,
+  deps: Deps,
   principal: Principal,
   input: { workspace: string; email: string; role: Role },
-): Promise<{ userId: string; role: Role; ws: WorkspaceDoc }> {
+): Promise<{ userId: string; role: Role; ws: WorkspaceDoc; pending: boolean; mailed: boolean }> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "manage");
   if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot have collaborators.");
   const email = normalizeEmail(input.email);
   const userId = await accountFor(deps, email);
   const t = now();
+  const already = ws.members.some((m) => m.userId === userId);
   const next = await changeMembers(deps, ws, (members) =>
     members.some((m) => m.userId === userId)
       ? members.map((m) => (m.userId === userId ? { ...m, role: input.role } : m))
       : [...members, { userId, role: input.role, addedAt: t }],
   );
   await recordEvent(deps, { workspaceId: ws._id, type: "member.added", actor: actorOf(principal), target: { kind: "member", id: userId, label: email } });
-  return { userId, role: input.role, ws: next };
+  const account = await deps.database.c.users.findOne({ _id: userId }, { projection: { confirmedAt: 1 } });
+  const pending = !account?.confirmedAt;
+  const mailed = already ? false : await sendInvitation(deps, principal, next, { email, role: input.role, pending });
+  return { userId, role: input.role, ws: next, pending, mailed };
+}
+
+async function sendInvitation(deps: Deps, principal: Principal, ws: WorkspaceDoc, input: { email: string; role: Role; pending: boolean }): Promise<boolean> {
+  const workspacePath = `/buckets/${ws.slug}`;
+  const link = input.pending ? `${deps.config.BASE_URL}/app/sign-in?next=${encodeURIComponent(workspacePath)}` : `${deps.config.BASE_URL}/app${workspacePath}`;
+  const actor = actorOf(principal);
+  const inviter = actor.kind === "agent" ? `${actor.label} (an AI agent)` : actor.label;
+  try {
+    await hit(deps, { bucket: "invite-email", key: input.email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 });
+    await deps.mailer.send(invitationMail({ to: input.email, inviter, workspaceName: ws.name, role: input.role, link, hasAccount: !input.pending }));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function setMemberRole(deps: StoreDeps, principal: Principal, input: { workspace: string; userId: string; role: Role }): Promise<void> {
@@ -113,7 +138,11 @@ export async function setMemberRole(deps: StoreDeps, principal: Principal, input
   await recordEvent(deps, { workspaceId: ws._id, type: "member.role_changed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: input.role } });
 }
 
-/** Removes a member (owners), or lets a member leave. */
+/**
+ * Removes a member (owners), or lets a member leave. Withdrawing a pending invitation is the
+ * same: and an account that never signed in and belongs nowhere any more is forgotten (it
+ * held only the address).
+ */
 export async function removeMember(deps: StoreDeps, principal: Principal, input: { workspace: string; userId: string }): Promise<void> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   const self = principal.kind === "user" && principal.user._id === input.userId;
@@ -122,5 +151,24 @@ export async function removeMember(deps: StoreDeps, principal: Principal, input:
     if (!members.some((m) => m.userId === input.userId)) throw new AppError("not_found", "That person is not a member.");
     return members.filter((m) => m.userId !== input.userId);
   });
-  await recordEvent(deps, { workspaceId: ws._id, type: "member.removed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: "" } });
+  const user = await deps.database.c.users.findOne({ _id: input.userId }, { projection: { email: 1, confirmedAt: 1 } });
+  const withdrawn = user !== null && !user.confirmedAt;
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: withdrawn ? "member.invitation_withdrawn" : "member.removed",
+    actor: actorOf(principal),
+    target: { kind: "member", id: input.userId, label: withdrawn ? user.email : "" },
+  });
+  if (withdrawn) await forgetUnusedAccount(deps, user);
+}
+
+/** Deletes an account that never signed in and is a member nowhere; puts it back if an invitation raced in. */
+async function forgetUnusedAccount(deps: StoreDeps, user: Pick<UserDoc, "_id" | "email">): Promise<void> {
+  const { database } = deps;
+  if (await database.c.workspaces.findOne({ "members.userId": user._id }, { projection: { _id: 1 } })) return;
+  const gone = await database.c.users.findOneAndDelete({ _id: user._id, confirmedAt: null, defaultWorkspaceId: null });
+  if (!gone) return;
+  if (await database.c.workspaces.findOne({ "members.userId": user._id }, { projection: { _id: 1 } })) {
+    await database.c.users.insertOne(gone).catch(() => undefined);
+  }
 }

@@ -8,8 +8,9 @@ import { utf8Bytes } from "../schemas/cells";
 import type { CreatePageInput, PageListView, PageSummaryView, PageView, RevisionView, UpdatePageInput } from "../schemas/pages";
 import { z } from "zod";
 import { actorForReader, actorOf, assertCan, can, type Principal, type Reader, readerIn } from "./access";
-import { artifactUrl, forgetArtifact, releaseSlug, renderDocument, reserveSlug, writeRendition } from "./artifacts";
+import { artifactUrl, forgetArtifact, releaseSlug, renderDocument, reserveSlug, SLUG_REDIRECT_DAYS, writeRendition } from "./artifacts";
 import { changeSummary, countLines } from "./change-summary";
+import { etagOf } from "./render";
 import { addSeconds, now } from "./clock";
 import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
@@ -493,4 +494,57 @@ export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | 
   forgetPage(deps, page._id);
   const freed = (r.deletedCount === 1 ? page.bytes : 0) + revisions.reduce((n, x) => n + x.bytes, 0) + addresses.reduce((n, a) => n + a.bytes, 0);
   await releaseUsage({ database }, page.workspaceId, { pages: r.deletedCount, bytes: freed });
+}
+
+/**
+ * Gives a page a new address. Its old one keeps answering with a redirect for
+ * SLUG_REDIRECT_DAYS (and so do addresses it had before, now pointing at the new one); a
+ * page of the same workspace may take the old address sooner. The page's next version is
+ * claimed meanwhile (as a content write does), so no write lands on the old address. Steps:
+ * the new address is reserved and given the current document, the old one becomes the
+ * redirect, then the page takes the new slug. Stopped after the first step, the page still
+ * answers at its old address and the same change can simply be made again.
+ */
+export async function movePage(deps: StoreDeps, principal: Principal, input: { slug: string; newSlug: string }): Promise<PageView> {
+  const { database, config } = deps;
+  const { page, ws } = await readablePage(deps, principal, { slug: input.slug });
+  assertCan(principal, ws, "write", "page");
+  if (input.newSlug === page.slug) return viewOf(deps, principal, page, ws);
+  const t = now();
+  const stale = addSeconds(t, -config.SWEEP_GRACE_SECONDS);
+  const claim = { version: page.version + 1, since: t };
+  const claimed = await database.c.pages.updateOne({ _id: page._id, version: page.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] }, { $set: { writing: claim } });
+  if (claimed.modifiedCount !== 1) throw versionConflict(page.version, page.version, "someone is changing it at this moment");
+  const release = () => database.c.pages.updateOne({ _id: page._id, "writing.since": claim.since }, { $set: { writing: null } });
+  let moved = false;
+  try {
+    await reserveSlug(deps, { slug: input.newSlug, pageId: page._id, workspaceId: ws._id });
+    const current = await database.c.artifacts.findOne({ _id: page.slug, pageId: page._id });
+    const html = current?.html ?? (await renderDocument(deps, { ...page, slug: input.newSlug }));
+    await database.c.artifacts.updateOne(
+      { _id: input.newSlug, pageId: page._id },
+      { $set: { html, etag: current?.etag ?? etagOf(html), version: page.version, public: current?.public ?? false, bytes: current?.bytes ?? utf8Bytes(html), redirect: null, updatedAt: now() } },
+    );
+    const until = addSeconds(now(), SLUG_REDIRECT_DAYS * 86_400);
+    await database.c.artifacts.updateOne(
+      { _id: page.slug, pageId: page._id },
+      { $set: { html: null, etag: "", bytes: 0, redirect: { to: input.newSlug, until }, updatedAt: now() } },
+    );
+    moved = true;
+    await database.c.pages.updateOne({ _id: page._id, "writing.since": claim.since }, { $set: { slug: input.newSlug, writing: null, updatedAt: now() } });
+    // Addresses the page had before point straight at the new one (no chains of redirects).
+    await database.c.artifacts.updateMany({ pageId: page._id, "redirect.until": { $gt: now() } }, { $set: { "redirect.to": input.newSlug } });
+  } catch (err) {
+    if (!moved) await database.c.artifacts.deleteOne({ _id: input.newSlug, pageId: page._id, redirect: null }).catch(() => undefined);
+    await release().catch(() => undefined);
+    throw err;
+  } finally {
+    forgetPage(deps, page._id);
+    for (const s of [page.slug, input.newSlug]) {
+      forgetArtifact(deps, s);
+      deps.cache.delete(pageSlugKey(s));
+    }
+  }
+  await recordEvent(deps, { workspaceId: ws._id, type: "page.moved", actor: actorOf(principal), target: { kind: "page", id: page._id, label: page.title } });
+  return viewOf(deps, principal, { ...page, slug: input.newSlug, writing: null }, ws);
 }

@@ -11,6 +11,7 @@ import { finishDelete, finishVersion } from "./pages";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 import { clearExpiredOAuthRecords } from "./oauth-store";
+import { finishWorkspaceDelete } from "./workspaces";
 
 type SweepDeps = StoreDeps;
 
@@ -125,7 +126,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     if (ws) await finishVersion(deps, page, ws);
     report.repaired++;
   }
-  for (const a of await database.c.artifacts.find({ html: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } }).limit(BATCH).toArray()) {
+  for (const a of await database.c.artifacts.find({ html: null, redirect: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } }).limit(BATCH).toArray()) {
     const page = await database.c.pages.findOne({ _id: a.pageId });
     const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
     if (page && ws && page.slug === a._id) await finishVersion(deps, page, ws);
@@ -136,6 +137,10 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     const ws = await database.c.workspaces.findOne({ _id: key.workspaceId }, { projection: { slug: 1 } });
     if (ws?.slug === key._id) await database.c.workspaceSlugs.updateOne({ _id: key._id }, { $set: { pending: false } });
     else await database.c.workspaceSlugs.deleteOne({ _id: key._id, workspaceId: key.workspaceId, pending: true });
+    report.repaired++;
+  }
+  for (const ws of await database.c.workspaces.find({ deletingAt: { $lte: settled } }, { projection: { _id: 1, slug: 1 } }).limit(BATCH).toArray()) {
+    await finishWorkspaceDelete(deps, ws);
     report.repaired++;
   }
   for (const ws of await database.c.workspaces.find({ visibilitySyncAt: { $lte: settled } }).limit(BATCH).toArray()) {

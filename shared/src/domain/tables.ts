@@ -427,3 +427,183 @@ export async function listRows(
       : null;
   return { table: tableView(table), rows: rows.map((r) => rowView(r, reader)), next_cursor: next };
 }
+
+// ---- a table's settings: its name, its columns, and deleting it ----------------------------
+
+/**
+ * Writes a table's new definition, conditionally on the version of its rows and columns
+ * read (`rowsVersion`), so two schema changes at once cannot undo each other: the loser is a
+ * `version_conflict`. Returns the table as written.
+ */
+async function writeDefinition(deps: StoreDeps, ws: WorkspaceDoc, table: CollectionDoc, next: { name: string; columns: ColumnRule[] }): Promise<CollectionDoc> {
+  const bytes = definitionBytes(next);
+  const version = table.rowsVersion ?? 0;
+  const r = await deps.database.c.collections.updateOne(
+    { _id: table._id, ...(table.rowsVersion === undefined ? {} : { rowsVersion: version }) },
+    { $set: { name: next.name, columns: next.columns, bytes, rowsVersion: version + 1 } },
+  );
+  if (r.modifiedCount !== 1) throw new AppError("version_conflict", "Someone changed this table's columns at the same moment; read it again.");
+  if (bytes !== table.bytes) await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $inc: { "usage.bytes": bytes - table.bytes } });
+  return { ...table, name: next.name, columns: next.columns, bytes, rowsVersion: version + 1 };
+}
+
+function findColumn(table: CollectionDoc, name: string, path = "column"): ColumnRule {
+  const col = table.columns.find((c) => c.name === name);
+  if (!col) throw invalidField(path, "unknown_column", `the table has no column "${name}"`, { column: name });
+  return col;
+}
+
+/** Rows of `table` with a value in column `col`. */
+function valueCount(deps: StoreDeps, table: CollectionDoc, col: ColumnRule): Promise<number> {
+  const has = notNull(col.type, `values.${col.name}`);
+  return deps.database.c.rows.countDocuments(has.length === 1 ? { collectionId: table._id, ...has[0] } : { collectionId: table._id, $or: has });
+}
+
+async function afterSchemaChange(deps: StoreDeps, principal: Principal, ws: WorkspaceDoc, table: CollectionDoc, type: string, label = table.name): Promise<TableView> {
+  // The rows may have changed after the definition's write (a column renamed, added or
+  // removed): a copy of the rows made meanwhile in another process must not count as current.
+  await tableChanged(deps, table._id);
+  await recordEvent(deps, { workspaceId: ws._id, type, actor: actorOf(principal), target: { kind: "collection", id: table._id, label } });
+  await refreshTableViews(deps, ws, table.slug);
+  return tableView(table);
+}
+
+type TableRef = { workspace?: string | undefined; collection: string };
+
+/** Renames a table; its slug, and so every page showing it, stays. */
+export async function renameTable(deps: StoreDeps, principal: Principal, input: TableRef & { name: string }): Promise<TableView> {
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const next = await writeDefinition(deps, ws, table, { name: input.name, columns: table.columns });
+  return afterSchemaChange(deps, principal, ws, next, "collection.renamed");
+}
+
+/** How many rows have a value in a column: what removing it would drop. */
+export async function columnValues(deps: StoreDeps, principal: Principal, input: TableRef & { column: string }): Promise<{ column: string; rows_with_values: number }> {
+  const { table } = await resolveTable(deps, principal, input, "read");
+  const col = findColumn(table, input.column);
+  return { column: col.name, rows_with_values: await valueCount(deps, table, col) };
+}
+
+/**
+ * Adds a column; every row gets it empty. A required column can only be added to a table
+ * without rows (the rows would have nothing in it).
+ */
+export async function addColumn(deps: StoreDeps, principal: Principal, input: TableRef & { column: ColumnInput }): Promise<TableView> {
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const checked = checkColumns([...table.columns, input.column]);
+  if (!checked.ok) {
+    const at = `columns.${table.columns.length}`;
+    throw invalidInput(checked.issues.map((i) => ({ ...i, path: i.path.startsWith(at) ? `column${i.path.slice(at.length)}` : i.path })));
+  }
+  if (input.column.required && table.rowCount > 0) {
+    throw invalidField("column.required", "not_allowed", "a column added to a table with rows cannot be required: its rows would have no value", { rows: table.rowCount });
+  }
+  const next = await writeDefinition(deps, ws, table, { name: table.name, columns: checked.columns });
+  await deps.database.c.rows.updateMany({ collectionId: table._id }, { $set: { [`values.${input.column.name}`]: null } });
+  return afterSchemaChange(deps, principal, ws, next, "column.added", `${table.name}: ${input.column.name}`);
+}
+
+/**
+ * Renames a column and carries every row's value over. The definition changes first (so
+ * writes from then on use the new name), then the values move, one distinct value at a
+ * time; each move matches only rows that still hold the old name with that value, so it
+ * never overwrites a row written meanwhile. History keeps the names a version was saved with.
+ */
+export async function renameColumn(deps: StoreDeps, principal: Principal, input: TableRef & { column: string; name: string }): Promise<TableView> {
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const col = findColumn(table, input.column);
+  if (input.name === col.name) return tableView(table);
+  const columns = table.columns.map((c) => (c.name === col.name ? { ...c, name: input.name } : c));
+  const checked = checkColumns(columns);
+  if (!checked.ok) {
+    const at = `columns.${table.columns.indexOf(col)}.name`;
+    throw invalidInput(checked.issues.map((i) => ({ ...i, path: i.path === at ? "name" : i.path })));
+  }
+  const next = await writeDefinition(deps, ws, table, { name: table.name, columns: checked.columns });
+  const from = `values.${col.name}`;
+  const to = `values.${input.name}`;
+  for (let pass = 0; pass < 3; pass++) {
+    const held = await deps.database.c.rows.find({ collectionId: table._id, $or: notNull(col.type, from) }, { projection: { [from]: 1 } }).toArray();
+    if (held.length === 0) break;
+    const values = new Set(held.map((r) => r.values[col.name]).filter((v): v is string | number | boolean => v !== null && v !== undefined));
+    for (const v of values) await deps.database.c.rows.updateMany({ collectionId: table._id, [from]: v }, { $set: { [to]: v }, $unset: { [from]: "" } });
+  }
+  // What is left under the old name is empty: the new name is empty there too (never
+  // touching a row that already has a value under the new name).
+  await deps.database.c.rows.updateMany({ collectionId: table._id, [from]: null, [to]: null }, { $set: { [to]: null }, $unset: { [from]: "" } });
+  await tableChanged(deps, table._id);
+  return afterSchemaChange(deps, principal, ws, next, "column.renamed", `${table.name}: ${col.name} → ${input.name}`);
+}
+
+/**
+ * Removes a column and drops its values. `expectedValues` is the count the person was shown
+ * when confirming: if more rows have a value by now, nothing is removed (`conflict`, with the
+ * count), so a confirmation never drops more than it said.
+ */
+export async function removeColumn(deps: StoreDeps, principal: Principal, input: TableRef & { column: string; expectedValues?: number | undefined }): Promise<TableView> {
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const col = findColumn(table, input.column);
+  if (table.columns.length === 1) throw invalidField("column", "too_few", "a table keeps at least one column; delete the table instead", { min: 1 });
+  const count = await valueCount(deps, table, col);
+  if (input.expectedValues !== undefined && count > input.expectedValues) {
+    throw new AppError("conflict", `${count} rows have a value in "${col.name}" now, not ${input.expectedValues}; confirm again.`, { details: { rows_with_values: count } });
+  }
+  const next = await writeDefinition(deps, ws, table, { name: table.name, columns: table.columns.filter((c) => c.name !== col.name) });
+  await markUsageChanging(deps, ws._id);
+  await deps.database.c.rows.updateMany({ collectionId: table._id }, { $unset: { [`values.${col.name}`]: "" } });
+  return afterSchemaChange(deps, principal, ws, next, "column.removed", `${table.name}: ${col.name}`);
+}
+
+/**
+ * Changes a column's type (and a choice column's options). Values are never converted
+ * silently: the change is refused while any row has a value in the column
+ * (`invalid_request`, issue `has_values` with the count), so the person empties it, or adds
+ * a new column and copies what they mean, first.
+ */
+export async function changeColumnType(
+  deps: StoreDeps,
+  principal: Principal,
+  input: TableRef & { column: string; type: ColumnRule["type"]; options?: string[] | undefined },
+): Promise<TableView> {
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const col = findColumn(table, input.column);
+  const index = table.columns.indexOf(col);
+  const checked = checkColumns(table.columns.map((c, i) => (i === index ? { name: c.name, type: input.type, required: c.required, options: input.options } : c)));
+  if (!checked.ok) {
+    const at = `columns.${index}.`;
+    throw invalidInput(checked.issues.map((i) => ({ ...i, path: i.path.startsWith(at) ? i.path.slice(at.length) : i.path })));
+  }
+  const count = await valueCount(deps, table, col);
+  if (count > 0 && input.type !== col.type) {
+    throw invalidField("type", "has_values", `${count} rows have a value in "${col.name}"; values are not converted between types`, { rows: count });
+  }
+  if (count > 0 && input.type === "select") {
+    const kept = new Set(input.options ?? []);
+    const used = await deps.database.c.rows.find({ collectionId: table._id, $or: notNull(col.type, `values.${col.name}`) }, { projection: { [`values.${col.name}`]: 1 } }).toArray();
+    const lost = [...new Set(used.map((r) => String(r.values[col.name])))].filter((v) => !kept.has(v));
+    if (lost.length > 0) throw invalidField("options", "has_values", `rows still use ${lost.slice(0, 5).map((v) => `"${v}"`).join(", ")}`, { options: lost.slice(0, 20) });
+  }
+  const next = await writeDefinition(deps, ws, table, { name: table.name, columns: checked.columns });
+  return afterSchemaChange(deps, principal, ws, next, "column.changed", `${table.name}: ${col.name}`);
+}
+
+/**
+* Deletes a table with its rows and their history, giving their bytes back. Pages that
+ * showed it say it no longer exists. Usage is marked first, so a stop in between is recounted.
+ */
+export async function deleteTable(deps: StoreDeps, principal: Principal, input: TableRef): Promise<{ slug: string }> {
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const { database } = deps;
+  await markUsageChanging(deps, ws._id);
+  const r = await database.c.collections.deleteOne({ _id: table._id });
+  if (r.deletedCount !== 1) throw new AppError("not_found", `No table "${input.collection}" in this workspace.`);
+  let freed = table.bytes;
+  for await (const row of database.c.rows.find({ collectionId: table._id }, { projection: { bytes: 1 } })) freed += RECORD_OVERHEAD_BYTES + row.bytes;
+  for await (const rev of database.c.rowRevisions.find({ collectionId: table._id }, { projection: { bytes: 1 } })) freed += rev.bytes;
+  await database.c.rows.deleteMany({ collectionId: table._id });
+  await database.c.rowRevisions.deleteMany({ collectionId: table._id });
+  await releaseUsage(deps, ws._id, { pages: 0, bytes: freed });
+  await recordEvent(deps, { workspaceId: ws._id, type: "collection.deleted", actor: actorOf(principal), target: { kind: "collection", id: table._id, label: table.name } });
+  await refreshTableViews(deps, ws, table.slug);
+  return { slug: table.slug };
+}

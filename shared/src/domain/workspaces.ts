@@ -3,7 +3,7 @@
 // (`workspaceSlugs`, keyed by the slug), so a lookup by slug is a primary-key lookup and a
 // slug is unique by construction.
 import type { SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
-import { AppError, isDuplicateKey, translateDbError } from "../errors";
+import { AppError, invalidField, isDuplicateKey, translateDbError } from "../errors";
 import { newId } from "../ids";
 import type { WorkspaceView } from "../schemas/workspaces";
 import { actorOf, assertCan, can, isHidden, notReadable, roleOf, type Principal } from "./access";
@@ -248,4 +248,60 @@ export async function renameWorkspace(deps: StoreDeps, principal: Principal, inp
   forgetWorkspace(deps, ws);
   await recordEvent(deps, { workspaceId: ws._id, type: "workspace.renamed", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: input.name } });
   return workspaceView({ ...ws, name: input.name, updatedAt: t }, principal);
+}
+
+/**
+ * Deletes a workspace and everything it holds (its owners only, people not agents, and
+ * never someone's default workspace, where agents write when they name none). The person
+ * types the workspace's slug to confirm. The workspace is marked first, so from that
+ * moment nobody can open it or its pages; the steps after the mark are idempotent and the
+ * sweeper finishes them if this process stops.
+ */
+export async function deleteWorkspace(deps: StoreDeps, principal: Principal, input: { slug: string; confirm: string }): Promise<{ slug: string }> {
+  const ws = await readableWorkspace(deps, principal, input.slug);
+  assertCan(principal, ws, "manage");
+  if (principal.kind !== "user" || roleOf(ws, principal.user._id) !== "owner") {
+    throw new AppError("forbidden", "Only an owner, signed in, can delete a workspace.");
+  }
+  if (input.confirm !== ws.slug) throw invalidField("confirm", "mismatch", `type the workspace's address "${ws.slug}" to confirm`, { expected: ws.slug });
+  const someonesDefault = await deps.database.c.users.findOne({ defaultWorkspaceId: ws._id }, { projection: { _id: 1 } });
+  if (someonesDefault) {
+    throw new AppError("forbidden", "This is a person's default workspace (where their agents write when they name none); it cannot be deleted.", {
+      details: { reason: "default_workspace" },
+    });
+  }
+  const marked = await deps.database.c.workspaces.updateOne({ _id: ws._id, deletingAt: null }, { $set: { deletingAt: now() } });
+  forgetWorkspace(deps, ws);
+  if (marked.modifiedCount !== 1) throw new AppError("not_found", "No such workspace.");
+  await finishWorkspaceDelete(deps, { _id: ws._id, slug: ws.slug });
+  return { slug: ws.slug };
+}
+
+/** What a workspace owns, by its id: removed when the workspace is deleted. */
+const OWNED_BY_WORKSPACE = ["artifacts", "shareLinks", "pages", "revisions", "rows", "rowRevisions", "collections", "events", "workspaceSlugs"] as const;
+
+/**
+ * The steps of a workspace delete after its mark, each idempotent: its addresses and share
+ * links first (so nothing is served a moment longer), then its content, then the tokens
+ * confined to it lose it (one confined to nothing else is revoked: never widened to every
+ * workspace), then the workspace itself.
+ */
+export async function finishWorkspaceDelete(deps: StoreDeps, ws: Pick<WorkspaceDoc, "_id" | "slug">): Promise<void> {
+  const { database, cache } = deps;
+  const slugs = await database.c.artifacts.find({ workspaceId: ws._id }, { projection: { _id: 1 } }).toArray();
+  for (const name of OWNED_BY_WORKSPACE) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: ws._id });
+  for (const a of slugs) {
+    cache.delete(`art:${a._id}`);
+    cache.delete(`pageslug:${a._id}`);
+  }
+  cache.deleteTag(`artws:${ws._id}`);
+  const confined = await database.c.tokens.find({ workspaceIds: ws._id }, { projection: { hash: 1, workspaceIds: 1, revokedAt: 1 } }).toArray();
+  for (const t of confined) {
+    const rest = (t.workspaceIds ?? []).filter((id) => id !== ws._id);
+    await database.c.tokens.updateOne({ _id: t._id }, rest.length === 0 && !t.revokedAt ? { $pull: { workspaceIds: ws._id }, $set: { revokedAt: now() } } : { $pull: { workspaceIds: ws._id } });
+    cache.delete(`tok:${t.hash}`);
+  }
+  await database.c.registrations.updateMany({ workspaceId: ws._id }, { $set: { workspaceId: null } });
+  await database.c.workspaces.deleteOne({ _id: ws._id });
+  forgetWorkspace(deps, ws);
 }

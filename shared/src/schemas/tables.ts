@@ -104,3 +104,20 @@ export const RowRevisionViewSchema = z.object({
   created_at: z.string(),
 });
 export type RowRevisionView = z.infer<typeof RowRevisionViewSchema>;
+
+// ---- a table's settings ----------------------------------------------------------------------
+
+const TableRefShape = { workspace: SlugSchema, collection: SlugSchema };
+
+export const RenameTableInputSchema = z.object({ ...TableRefShape, name: LabelSchema(100) }).strict();
+export const ColumnRefInputSchema = z.object({ ...TableRefShape, column: ColumnNameSchema }).strict();
+export const AddColumnInputSchema = z.object({ ...TableRefShape, column: ColumnSchema }).strict();
+export const RenameColumnInputSchema = z.object({ ...TableRefShape, column: ColumnNameSchema, name: ColumnNameSchema }).strict();
+export const RemoveColumnInputSchema = z
+  .object({ ...TableRefShape, column: ColumnNameSchema, expected_values: z.number().int().min(0).optional().describe("How many rows with a value the person confirmed dropping") })
+  .strict();
+export const ChangeColumnTypeInputSchema = z
+  .object({ ...TableRefShape, column: ColumnNameSchema, type: z.enum(COLUMN_TYPES), options: z.array(z.string()).max(100).optional() })
+  .strict();
+export const TableRefInputSchema = z.object(TableRefShape).strict();
+export const ColumnValuesViewSchema = z.object({ column: z.string(), rows_with_values: z.number() });

@@ -12,6 +12,7 @@ import { ArtifactFrame } from "../components/page/artifact-frame";
 import { HistoryPanel } from "../components/page/history-panel";
 import { LiveTablesNote } from "../components/page/live-tables-note";
 import { PageEditor } from "../components/page/editor/page-editor";
+import { MovePageDialog } from "../components/page/move-page-dialog";
 import { useDeletePage } from "../components/page/use-delete-page";
 import { NotFound } from "../components/not-found";
 import { PageError, PageLoading } from "../components/page-state";
@@ -37,6 +38,7 @@ export function PagePage({ user, params }: PublicPageProps) {
   // shows up before the save rather than after it.
   const page = useQuery(trpc.pages.get.queryOptions({ slug: pageSlug }, { refetchInterval: editing ? 15_000 : false }));
   const [deleting, setDeleting] = useState(false);
+  const [moving, setMoving] = useState(false);
   const remove = useDeletePage(slug);
 
   const ws = workspace.data;
@@ -118,6 +120,11 @@ export function PagePage({ user, params }: PublicPageProps) {
             History
           </button>
           {canWrite && !showEditor ? (
+            <button type="button" className="button" onClick={() => setMoving(true)}>
+              Change address
+            </button>
+          ) : null}
+          {canWrite && !showEditor ? (
             <button type="button" className="button button--quiet-danger" onClick={() => setDeleting(true)}>
               Delete
             </button>
@@ -159,6 +166,7 @@ export function PagePage({ user, params }: PublicPageProps) {
         ) : null}
       </div>
 
+      {canWrite ? <MovePageDialog open={moving} workspace={slug} slug={data.slug} onClose={() => setMoving(false)} /> : null}
       <ConfirmDialog
         open={deleting}
         title={`Delete “${data.title}”?`}

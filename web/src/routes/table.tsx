@@ -16,6 +16,7 @@ import { FilterProblem, GridToolbar } from "../components/table/grid-toolbar";
 import { type HistoryTarget, RowHistoryDialog } from "../components/table/row-history";
 import { RowsFooter } from "../components/table/rows-footer";
 import { TableGrid } from "../components/table/table-grid";
+import { TableSettings } from "../components/table/table-settings";
 import { useGridSearch } from "../components/table/use-grid-search";
 import { useRows, useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
@@ -39,6 +40,7 @@ export function TablePage({ user, params }: PublicPageProps) {
   const [adding, setAdding] = useState(addOnOpen);
   const [history, setHistory] = useState<HistoryTarget | null>(null);
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const [message, announce] = useAnnouncer();
   const addButton = useRef<HTMLButtonElement>(null);
 
@@ -105,6 +107,9 @@ export function TablePage({ user, params }: PublicPageProps) {
         </div>
         {canWrite ? (
           <div className="page-header__actions">
+            <button type="button" className="button" onClick={() => setSettingsOpen((o) => !o)} aria-expanded={settingsOpen} aria-controls="table-settings">
+              Table settings
+            </button>
             <button ref={addButton} type="button" className="button button--primary" onClick={() => setAdding(true)} disabled={adding}>
               <span aria-hidden="true">+</span> Add row
             </button>
@@ -119,6 +124,12 @@ export function TablePage({ user, params }: PublicPageProps) {
       ) : (
         <ReadOnlyBanner signedIn={user !== null} isMember={isMember} what="table" path={`/buckets/${slug}/tables/${tableSlug}`} />
       )}
+
+      {canWrite && settingsOpen ? (
+        <div id="table-settings">
+          <TableSettings workspace={slug} table={table} onClose={() => setSettingsOpen(false)} />
+        </div>
+      ) : null}
 
       <GridToolbar
         columns={table.columns}

@@ -15,6 +15,7 @@ import { MembersPanel } from "../components/workspace/members-panel";
 import { NewPageDialog } from "../components/workspace/new-page-dialog";
 import { NewTableDialog } from "../components/workspace/new-table-dialog";
 import { PagesPanel } from "../components/workspace/pages-panel";
+import { SettingsPanel } from "../components/workspace/settings-panel";
 import { SharingPanel } from "../components/workspace/sharing-panel";
 import { TablesPanel } from "../components/workspace/tables-panel";
 import { useTables } from "../components/table/use-table";
@@ -25,7 +26,7 @@ import { signInHref } from "../lib/safe-next";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
 
-type TabKey = "pages" | "tables" | "activity" | "people" | "agents" | "sharing";
+type TabKey = "pages" | "tables" | "activity" | "people" | "agents" | "sharing" | "settings";
 
 export function WorkspacePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";
@@ -61,6 +62,7 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
       { key: "agents", label: "Agents" },
       { key: "sharing", label: "Sharing" },
     );
+    if (canManage) tabs.push({ key: "settings", label: "Settings" });
   }
   const requested = search.get("tab") as TabKey | null;
   const tab: TabKey = tabs.some((t) => t.key === requested) && requested ? requested : "pages";
@@ -183,6 +185,8 @@ function WorkspaceTab({
       return <AgentsPanel slug={slug} canManage={canManage} />;
     case "sharing":
       return <SharingPanel workspace={workspace} />;
+    case "settings":
+      return <SettingsPanel workspace={workspace} />;
   }
 }
 

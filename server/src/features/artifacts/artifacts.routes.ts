@@ -68,7 +68,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     if (!found) return notFound(res);
     if (found.kind === "moved") {
       // A page whose address changed: the old one points to the new one for a while.
-      res.set("Cache-Control", "public, max-age=300, s-maxage=1").redirect(301, `/a/${found.slug}`);
+      res.set("Cache-Control", found.isPublic ? "public, max-age=300, s-maxage=1" : "private, no-store").redirect(301, `/a/${found.slug}`);
       return;
     }
     sendArtifactHeaders(res);

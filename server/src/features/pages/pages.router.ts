@@ -1,4 +1,4 @@
-import { createPage, deletePage, getPage, getRevision, listPages, pageHistory, restoreRevision, updatePage } from "@atelier/shared/domain/pages";
+import { createPage, deletePage, getPage, getRevision, listPages, movePage, pageHistory, restoreRevision, updatePage } from "@atelier/shared/domain/pages";
 import { CursorSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import {
   CreatePageInputSchema,
@@ -37,6 +37,12 @@ export const pagesRouter = router({
     .input(z.object({ slug: SlugSchema }))
     .output(DeletedPageViewSchema)
     .mutation(({ ctx, input }) => deletePage(ctx, ctx.principal, input.slug)),
+
+  /** A new address; the old one redirects to it for a while (SLUG_REDIRECT_DAYS). */
+  move: protectedProcedure
+    .input(z.object({ slug: SlugSchema, new_slug: SlugSchema }))
+    .output(PageViewSchema)
+    .mutation(({ ctx, input }) => movePage(ctx, ctx.principal, { slug: input.slug, newSlug: input.new_slug })),
 
   revision: publicProcedure
     .input(z.object({ slug: SlugSchema, version: z.number().int().min(1) }))

@@ -1,6 +1,29 @@
-import { createCollection, deleteRow, insertRows, listCollections, listRows, rowHistory, updateRow } from "@atelier/shared/domain/tables";
+import {
+  addColumn,
+  changeColumnType,
+  columnValues,
+  createCollection,
+  deleteRow,
+  deleteTable,
+  insertRows,
+  listCollections,
+  listRows,
+  removeColumn,
+  renameColumn,
+  renameTable,
+  rowHistory,
+  updateRow,
+} from "@atelier/shared/domain/tables";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import {
+  AddColumnInputSchema,
+  ChangeColumnTypeInputSchema,
+  ColumnRefInputSchema,
+  ColumnValuesViewSchema,
+  RemoveColumnInputSchema,
+  RenameColumnInputSchema,
+  RenameTableInputSchema,
+  TableRefInputSchema,
   CreateCollectionInputSchema,
   DeleteRowInputSchema,
   InsertRowsInputSchema,
@@ -23,6 +46,35 @@ export const collectionsRouter = router({
     .input(CreateCollectionInputSchema)
     .output(TableViewSchema)
     .mutation(({ ctx, input }) => createCollection(ctx, ctx.principal, input)),
+  rename: protectedProcedure
+    .input(RenameTableInputSchema)
+    .output(TableViewSchema)
+    .mutation(({ ctx, input }) => renameTable(ctx, ctx.principal, input)),
+  /** How many rows a column's removal would empty (what its confirmation says). */
+  columnValues: protectedProcedure
+    .input(ColumnRefInputSchema)
+    .output(ColumnValuesViewSchema)
+    .query(({ ctx, input }) => columnValues(ctx, ctx.principal, input)),
+  addColumn: protectedProcedure
+    .input(AddColumnInputSchema)
+    .output(TableViewSchema)
+    .mutation(({ ctx, input }) => addColumn(ctx, ctx.principal, input)),
+  renameColumn: protectedProcedure
+    .input(RenameColumnInputSchema)
+    .output(TableViewSchema)
+    .mutation(({ ctx, input }) => renameColumn(ctx, ctx.principal, input)),
+  removeColumn: protectedProcedure
+    .input(RemoveColumnInputSchema)
+    .output(TableViewSchema)
+    .mutation(({ ctx, input }) => removeColumn(ctx, ctx.principal, { ...input, expectedValues: input.expected_values })),
+  changeColumnType: protectedProcedure
+    .input(ChangeColumnTypeInputSchema)
+    .output(TableViewSchema)
+    .mutation(({ ctx, input }) => changeColumnType(ctx, ctx.principal, input)),
+  delete: protectedProcedure
+    .input(TableRefInputSchema)
+    .output(z.object({ slug: z.string() }))
+    .mutation(({ ctx, input }) => deleteTable(ctx, ctx.principal, input)),
 });
 
 export const rowsRouter = router({

@@ -2,7 +2,7 @@ import { listActivity } from "@atelier/shared/domain/activity";
 import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
 import { addMemberByEmail, listMembers, removeMember, setMemberRole } from "@atelier/shared/domain/members";
 import { createShareLink, listShareLinks, revokeShareLink } from "@atelier/shared/domain/share-links";
-import { createWorkspaceFor, getWorkspace, listWorkspaces, renameWorkspace, setVisibility } from "@atelier/shared/domain/workspaces";
+import { createWorkspaceFor, deleteWorkspace, getWorkspace, listWorkspaces, renameWorkspace, setVisibility } from "@atelier/shared/domain/workspaces";
 import { CursorSchema, EmailSchema, LabelSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import {
   ActivityViewSchema,
@@ -31,10 +31,11 @@ const membersRouter = router({
     .query(({ ctx, input }) => listMembers(ctx, ctx.principal, input.slug)),
   add: protectedProcedure
     .input(z.object({ slug: SlugSchema, email: EmailSchema, role: RoleSchema }))
-    .output(z.object({ user_id: z.string(), role: RoleSchema }))
+    /** `pending`: they have not signed in yet; `mailed`: the invitation e-mail went out. */
+    .output(z.object({ user_id: z.string(), role: RoleSchema, pending: z.boolean(), mailed: z.boolean() }))
     .mutation(async ({ ctx, input }) => {
       const r = await addMemberByEmail(ctx, ctx.principal, { workspace: input.slug, email: input.email, role: input.role });
-      return { user_id: r.userId, role: r.role };
+      return { user_id: r.userId, role: r.role, pending: r.pending, mailed: r.mailed };
     }),
   setRole: protectedProcedure
     .input(z.object({ slug: SlugSchema, user_id: UserIdSchema, role: RoleSchema }))
@@ -117,6 +118,12 @@ export const workspacesRouter = router({
     .input(z.object({ slug: SlugSchema, name: LabelSchema(100) }))
     .output(WorkspaceViewSchema)
     .mutation(({ ctx, input }) => renameWorkspace(ctx, ctx.principal, input)),
+
+  /** Owners only; `confirm` is the workspace's slug, typed by the person. */
+  delete: protectedProcedure
+    .input(z.object({ slug: SlugSchema, confirm: z.string().max(100) }))
+    .output(z.object({ slug: z.string() }))
+    .mutation(({ ctx, input }) => deleteWorkspace(ctx, ctx.principal, input)),
 
   setVisibility: protectedProcedure
     .input(z.object({ slug: SlugSchema, visibility: VisibilitySchema }))

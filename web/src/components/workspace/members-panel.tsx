@@ -23,7 +23,11 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
   const remove = useRemoveMember();
   const [removing, setRemoving] = useState<Member | null>(null);
 
+  const [withdrawing, setWithdrawing] = useState<Member | null>(null);
   const owners = members.data?.filter((m) => m.role === "owner").length ?? 0;
+  // Invited people who have not signed in yet are pending; owners may withdraw them.
+  const pending = members.data?.filter((m) => !m.confirmed) ?? [];
+  const joined = members.data?.filter((m) => m.confirmed) ?? [];
 
   return (
     <section className="panel-section" aria-labelledby="members-title">
@@ -35,7 +39,7 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
         <QueryFallback query={members} loading="Loading people…" what="The member list" />
       ) : (
         <ul className="member-list" aria-label="Members">
-          {members.data.map((m) => {
+          {joined.map((m) => {
             const lastOwner = m.role === "owner" && owners <= 1;
             return (
               <li key={m.user_id} className="member-row">
@@ -49,7 +53,6 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
                   </span>
                   <span className="member-row__meta">
                     <TimeAgo iso={m.added_at} prefix="added " />
-                    {m.confirmed ? null : " · hasn’t signed in yet"}
                   </span>
                 </span>
                 {canManage && !lastOwner ? (
@@ -90,6 +93,35 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
           })}
         </ul>
       )}
+      {members.isSuccess && pending.length > 0 ? (
+        <>
+          <h3 className="section-title members-pending__title">Pending invitations</h3>
+          <p className="muted">They were e-mailed a link and join when they sign in with that address.</p>
+          <ul className="member-list" aria-label="Pending invitations">
+            {pending.map((m) => (
+              <li key={m.user_id} className="member-row">
+                <span className="avatar avatar--small" aria-hidden="true">
+                  {(m.email[0] ?? "?").toUpperCase()}
+                </span>
+                <span className="member-row__who">
+                  <span className="member-row__email">
+                    <EmailAddress email={m.email} />
+                    <span className="chip">Pending</span>
+                  </span>
+                  <span className="member-row__meta">
+                    {ROLE_NAMES[m.role]} · <TimeAgo iso={m.added_at} prefix="invited " />
+                  </span>
+                </span>
+                {canManage ? (
+                  <button type="button" className="button button--small button--quiet" onClick={() => setWithdrawing(m)} aria-label={`Withdraw the invitation to ${m.email}`}>
+                    Withdraw
+                  </button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {setRole.isError ? (
         <p className="field__error" role="alert">
           Couldn’t change the role. {describeError(setRole.error)}
@@ -104,6 +136,18 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
         ))}
       </dl>
 
+      <ConfirmDialog
+        open={withdrawing !== null}
+        title={`Withdraw the invitation to ${withdrawing?.email ?? ""}?`}
+        confirmLabel="Withdraw"
+        pendingLabel="Withdrawing…"
+        {...confirmsMutation(remove, () => setWithdrawing(null))}
+        onConfirm={() => {
+          if (withdrawing) remove.mutate({ slug, user_id: withdrawing.user_id }, { onSuccess: () => setWithdrawing(null) });
+        }}
+      >
+        <p>The link we e-mailed them will no longer let them in, and we forget their address unless another workspace invited them too.</p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={removing !== null}
         title={removing?.user_id === meId ? "Leave this workspace?" : `Remove ${removing?.email ?? ""}?`}
@@ -143,8 +187,17 @@ function InviteForm({ slug }: { slug: string }) {
     add.mutate(
       { slug, email: address, role },
       {
-        onSuccess: () => {
-          setAdded(`${address} can now ${role === "viewer" ? "read" : "read and edit"} this workspace.`);
+        onSuccess: (r) => {
+          const can = role === "viewer" ? "read" : "read and edit";
+          setAdded(
+            r.pending
+              ? r.mailed
+                ? `We e-mailed ${address} an invitation. They can ${can} this workspace once they sign in with that address.`
+                : `${address} is invited, but the e-mail didn’t go out. Ask them to sign in at ${window.location.origin}/app with that address.`
+              : r.mailed
+                ? `${address} can now ${can} this workspace. We e-mailed them the link.`
+                : `${address} can now ${can} this workspace.`,
+          );
           setEmail("");
         },
       },
@@ -192,7 +245,7 @@ function InviteForm({ slug }: { slug: string }) {
         {add.isPending ? "Adding…" : "Add"}
       </button>
       <p id={`${id}-hint`} className="field__hint invite-form__hint">
-        They sign in with this address; no account is needed beforehand.
+        We e-mail them a link. No account is needed beforehand: they join when they sign in with this address.
       </p>
       {error ? (
         <p id={`${id}-error`} className="field__message field__message--error invite-form__hint" role="alert">
