@@ -426,6 +426,8 @@ describe("sidecar limits pushed past with batches and parallel calls through two
     expect(seen.filter((s) => s !== "200" && s !== "tool limit_exceeded")).toEqual([]);
     expect(stored).toBe(50);
     expect(table?.rowCount).toBe(50);
+    const ws = await sc.database.c.workspaces.findOne({ _id: table?.workspaceId ?? "" });
+    expect(ws?.usage).toEqual(await countUsage(sc.deps, ws?._id ?? ""));
     // A table with room, a batch with one row too large: none of it is written.
     const roomy = uniq("roomy");
     await rawCall(sc, toolCall("create_collection", { slug: roomy, name: "Roomy", kind: "table", columns: [{ name: "note", type: "text" }] }), auth);
