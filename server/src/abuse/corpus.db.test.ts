@@ -176,6 +176,61 @@ function corpus(f: Fixture): Record<string, Entry> {
       fields: { workspace: ws(), collection: table, row_id: row },
       extra: [allForeign("rows.history", { workspace: f.vpriv, collection: f.vtable, row_id: f.vrow })],
     },
+    "workspaces.delete": {
+      ids: true,
+      base: { slug: f.aws, confirm: f.aws },
+      fields: { slug: ws([]), confirm: { foreign: [f.vpriv], missing: [], like: f.aws } },
+      extra: [allForeign("delete", { slug: f.vpriv, confirm: f.vpriv }), allForeign("delete public", { slug: f.vpub, confirm: f.vpub })],
+    },
+    "pages.move": {
+      ids: true,
+      base: { slug: f.apage, new_slug: uniq("moved") },
+      fields: { slug: page([f.vpage, f.vpubPage]), new_slug: { foreign: [f.vpage, f.vpubPage], missing: [], like: f.vpage } },
+      extra: [allForeign("move", { slug: f.vpubPage, new_slug: uniq("stolen") })],
+    },
+    "collections.rename": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, name: "Renamed" },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] } },
+      extra: [allForeign("rename", { workspace: f.vpub, collection: f.vpubTable, name: "Renamed" })],
+    },
+    "collections.columnValues": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, column: "name" },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      extra: [allForeign("columnValues", { workspace: f.vpriv, collection: f.vtable, column: "name" })],
+    },
+    "collections.addColumn": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, column: { name: "added", type: "text" } },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] } },
+      extra: [allForeign("addColumn", { workspace: f.vpub, collection: f.vpubTable, column: { name: "added", type: "text" } })],
+    },
+    "collections.renameColumn": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, column: "name", name: "renamed" },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      extra: [allForeign("renameColumn", { workspace: f.vpub, collection: f.vpubTable, column: "name", name: "renamed" })],
+    },
+    "collections.removeColumn": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, column: "name", expected_values: 1 },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      extra: [allForeign("removeColumn", { workspace: f.vpub, collection: f.vpubTable, column: "name", expected_values: 1 })],
+    },
+    "collections.changeColumnType": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, column: "name", type: "number" },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      extra: [allForeign("changeColumnType", { workspace: f.vpub, collection: f.vpubTable, column: "name", type: "number" })],
+    },
+    "collections.delete": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] } },
+      extra: [allForeign("delete", { workspace: f.vpub, collection: f.vpubTable }), allForeign("delete private", { workspace: f.vpriv, collection: f.vtable })],
+    },
+    "search.everything": { ids: false, why: "free text, not an id: answered only from the caller's own workspaces (the victim's names, slugs and text are searched for below, checked for disclosure)" },
     "oauth.interaction": { ids: true, base: { uid: "AAAAAAAAAAAAAAAAAAAAA" }, fields: { uid: { foreign: [], missing: ["AAAAAAAAAAAAAAAAAAAAA"], like: "AAAAAAAAAAAAAAAAAAAAA" } } },
     "oauth.decide": {
       ids: true,
@@ -357,6 +412,11 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     for (const path of ["me.get", "workspaces.list", "tokens.list"]) {
       const res = await attacker.query(path);
       tally.record(`attacker ${path}`, String(res.status), true, await res.text(), needles, "");
+    }
+    // Search answers from the caller's own workspaces: the victim's names, slugs and text find nothing.
+    for (const query of [f.vpriv, f.vpub, f.vpage, f.vpubPage, f.vtable, "Private", "Open", f.secretText, "*", ".*", "%"]) {
+      const res = await attacker.query("search.everything", { query });
+      tally.record(`attacker search.everything ${query.slice(0, 40)}`, String(res.status), res.status === 200, await res.text(), [...needles, f.vpriv, f.vpub, f.vpubPage, f.vtable], query);
     }
     const after = await snapshot(srv.database);
     const leaked = changedDocuments(before, after);

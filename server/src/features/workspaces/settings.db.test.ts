@@ -315,7 +315,7 @@ describe("a page's address", () => {
     await trpcData(await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" }));
     const visitor = await new Browser(srv.url).request(`/a/${a}`);
     expect(visitor.status).toBe(301);
-    expect(visitor.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(visitor.headers.get("cache-control")).toBe("public, max-age=300, s-maxage=1");
 
     // Writes after the move land on the new address.
     await trpcData(await owner.mutation("pages.update", { slug: b, body_markdown: "newer words" }));
