@@ -363,7 +363,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
     name: "artifact-read",
     page: { slug: SLUG, markdownBytes: Buffer.byteLength(markdown), htmlBytes: html.length },
     setup: {
-      server: opts.serverBuild === "dist" ? "node --enable-source-maps server/dist/main.js" : "tsx server/src/main.ts",
+      server: opts.serverBuild === "dist" ? "node server/dist/main.js" : "tsx server/src/main.ts",
       database: db.kind,
       nginx: nginxVersion(nginxBin),
       wrk,

@@ -281,7 +281,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     toolsListed: tools.length,
     checks,
     setup: {
-      sidecar: opts.serverBuild === "dist" ? "node --enable-source-maps mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
+      sidecar: opts.serverBuild === "dist" ? "node mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
       floor: "node bench/src/servers/mcp-noop.mjs (node:http + the same SDK v2 in its default configuration, no Express, auth, database or logs)",
       sdk: `@modelcontextprotocol/server ${sdk.version}`,
       database: db.kind,

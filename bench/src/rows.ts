@@ -405,7 +405,7 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     name: "rows",
     table: { slug: TABLE, rows: data.length, columns: columns.map((c) => `${c.name}: ${c.type}`), matchingFilter, seedSeconds, otherTables, otherRows: opts.otherRows },
     setup: {
-      sidecar: opts.serverBuild === "dist" ? "node --enable-source-maps mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
+      sidecar: opts.serverBuild === "dist" ? "node mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
       database: db.kind,
       wrk,
       threads: opts.threads,

@@ -188,7 +188,7 @@ async function main(): Promise<number> {
       {
         name,
         command: node,
-        args: ["--enable-source-maps", path.join(build, pkg, "main.js")],
+        args: [path.join(build, pkg, "main.js")],
         cwd: build,
         env: { ...common, ...env },
         logFile: path.join(logs, `${name}.log`),

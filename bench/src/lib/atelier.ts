@@ -65,7 +65,7 @@ export function configFor(env: Record<string, string>): Config {
   return loadConfig(env);
 }
 
-/** How the server runs: `dist` is production's `node --enable-source-maps server/dist/main.js`; `tsx` runs the sources. */
+/** How the server runs: `dist` is production's `node server/dist/main.js`; `tsx` runs the sources. */
 export type ServerBuild = "dist" | "tsx";
 
 /** The two Node processes of Atelier: the server, and the MCP sidecar at /mcp. */
@@ -93,7 +93,7 @@ export function ensureServerBuild(log: (line: string) => void, pkg: AtelierPacka
 
 /**
  * Starts the server (or, with `pkg: "mcp-sidecar"`, the sidecar) and waits for /healthz:
- * the production bundle as `pnpm start` runs it (`node --enable-source-maps <pkg>/dist/main.js`),
+ * the production bundle as `pnpm start` runs it (`node <pkg>/dist/main.js`),
  * or the sources under tsx. `nodeFlags` (e.g. `--cpu-prof`, which NODE_OPTIONS does not
  * accept) go to node.
  */
@@ -110,7 +110,7 @@ export async function startServer(opts: {
   const flags = opts.nodeFlags ?? [];
   const [command, args] =
     opts.build === "dist"
-      ? [process.execPath, [...flags, "--enable-source-maps", "dist/main.js"]]
+      ? [process.execPath, [...flags, "dist/main.js"]]
       : flags.length > 0
         ? [process.execPath, [...flags, "--import", "tsx", "src/main.ts"]]
         : [path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"]];

@@ -37,14 +37,14 @@ const services: Service[] = [
   startService({
     name: "sidecar",
     command: process.execPath,
-    args: ["--enable-source-maps", "mcp-sidecar/dist/main.js"],
+    args: ["mcp-sidecar/dist/main.js"],
     cwd: REPO_ROOT,
     env: { ...common, SIDECAR_PORT: String(config.SIDECAR_PORT) },
   }),
   startService({
     name: "server",
     command: process.execPath,
-    args: ["--enable-source-maps", "server/dist/main.js"],
+    args: ["server/dist/main.js"],
     cwd: REPO_ROOT,
     env: {
       ...common,
