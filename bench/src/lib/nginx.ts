@@ -72,8 +72,13 @@ export async function startNginx(opts: { bin: string; dir: string; root: string;
   for (const d of [opts.dir, opts.root]) chmodSync(d, 0o755);
   const conf = path.join(opts.dir, "nginx.conf");
   writeFileSync(conf, nginxConf(opts));
+  return runNginx("nginx", conf, opts);
+}
+
+/** Runs nginx with the configuration `conf` (prefix `dir`, log beside it); resolves once `readyPath` answers 200. */
+async function runNginx(name: string, conf: string, opts: { bin: string; dir: string; port: number; readyPath: string }): Promise<Service> {
   const service = startService({
-    name: "nginx",
+    name,
     command: opts.bin,
     args: ["-c", conf, "-p", opts.dir, "-e", path.join(opts.dir, "nginx.log")],
     cwd: opts.dir,
@@ -134,14 +139,5 @@ export async function startShippedNginx(opts: {
   writeFileSync(conf, shippedNginxConf(opts));
   const check = spawnSync(opts.bin, ["-t", "-q", "-p", opts.dir, "-c", conf], { encoding: "utf8" });
   if (check.status !== 0) throw new Error(`nginx -t refused the shipped configuration:\n${check.stderr}`);
-  const service = startService({
-    name: "nginx (deploy/nginx.conf)",
-    command: opts.bin,
-    args: ["-c", conf, "-p", opts.dir, "-e", path.join(opts.dir, "nginx.log")],
-    cwd: opts.dir,
-    env: { PATH: process.env.PATH },
-    logFile: path.join(opts.dir, "nginx.log"),
-  });
-  await waitUntilReady(service, `http://127.0.0.1:${opts.port}${opts.readyPath}`, 15_000);
-  return service;
+  return runNginx("nginx (deploy/nginx.conf)", conf, opts);
 }
