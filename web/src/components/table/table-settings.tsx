@@ -10,7 +10,7 @@ import { plural } from "../../lib/format";
 import { COLUMN_TYPES, type ColumnType, type TableInfo, typeLabel } from "../../lib/table-cells";
 import { useTRPC } from "../../trpc";
 import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
-import { Field, TextField } from "../field";
+import { Field, type FieldControl, TextField } from "../field";
 import "./table-settings.css";
 
 type Column = TableInfo["columns"][number];
@@ -195,21 +195,14 @@ function ColumnRow({ workspace, table, column, onChanged }: { workspace: string;
       >
         <Field label={`Type of ${column.name}`}>
           {(control) => (
-            <select
-              {...control}
-              className="select select--field"
+            <TypeSelect
+              control={control}
               value={type}
-              onChange={(e) => {
-                setType(e.target.value as ColumnType);
+              onChange={(t) => {
+                setType(t);
                 changeType.reset();
               }}
-            >
-              {COLUMN_TYPES.map((t) => (
-                <option key={t.type} value={t.type}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
+            />
           )}
         </Field>
         {type === "select" ? <TextField label="Choices, separated by commas" value={options} onChange={setOptions} /> : null}
@@ -289,15 +282,7 @@ function AddColumn({ workspace, table, onChanged }: { workspace: string; table: 
         hint="Every row gets it empty."
       />
       <Field label="Type">
-        {(control) => (
-          <select {...control} className="select select--field" value={type} onChange={(e) => setType(e.target.value as ColumnType)}>
-            {COLUMN_TYPES.map((t) => (
-              <option key={t.type} value={t.type}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        )}
+        {(control) => <TypeSelect control={control} value={type} onChange={setType} />}
       </Field>
       {type === "select" ? <TextField label="Choices, separated by commas" value={options} onChange={setOptions} /> : null}
       <button type="submit" className="button" disabled={add.isPending || !name.trim()}>
@@ -309,5 +294,18 @@ function AddColumn({ workspace, table, onChanged }: { workspace: string; table: 
         </p>
       ) : null}
     </form>
+  );
+}
+
+/** A column type chooser: the same list wherever a column's type is picked here. */
+function TypeSelect({ control, value, onChange }: { control: FieldControl; value: ColumnType; onChange: (type: ColumnType) => void }) {
+  return (
+    <select {...control} className="select select--field" value={value} onChange={(e) => onChange(e.target.value as ColumnType)}>
+      {COLUMN_TYPES.map((t) => (
+        <option key={t.type} value={t.type}>
+          {t.label}
+        </option>
+      ))}
+    </select>
   );
 }
