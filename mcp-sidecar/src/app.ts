@@ -1,60 +1,118 @@
-import { trustProxySetting, type Config } from "@atelier/shared/config";
+// The sidecar's HTTP front: node:http with the two routes it has (/healthz and /mcp), one
+// error path and one request log line, and no framework in between (issue 15: Express's
+// router, body parser and pino-http took about a quarter of the CPU of every MCP call).
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { TLSSocket } from "node:tls";
+import type { Config } from "@atelier/shared/config";
+import { trustProxySetting } from "@atelier/shared/config";
 import type { Deps } from "@atelier/shared/domain/deps";
-import { healthHandler } from "@atelier/shared/health";
-import { createHttpLogger } from "@atelier/shared/http-log";
-import type { Logger } from "@atelier/shared/logger";
-import express, { type ErrorRequestHandler, type Express } from "express";
 import { bearerChallenge } from "@atelier/shared/domain/discovery";
 import { AppError, translateDbError } from "@atelier/shared/errors";
+import { healthStatus } from "@atelier/shared/health";
+import { loggablePath } from "@atelier/shared/http-log";
 import { sendError } from "@atelier/shared/http-errors";
-import { mcpRoutes } from "./mcp-endpoint";
+import type { Logger } from "@atelier/shared/logger";
+import proxyaddr from "proxy-addr";
+import { mcpEndpoint } from "./mcp-endpoint";
 
 /** What the sidecar process builds once: the domain's deps and its logger. */
 export interface SidecarDeps extends Deps {
   logger: Logger;
+  /** Where request lines go (a buffered logger in production); the logger when absent. */
+  requestLogger?: Logger;
 }
 
-export function createSidecarApp(deps: SidecarDeps): Express {
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("etag", false);
-  app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
-  app.use(createHttpLogger(deps.logger));
-  app.get("/healthz", healthHandler(deps.database));
-  app.use(mcpRoutes(deps));
-  app.use(() => {
-    throw new AppError("not_found", "The MCP endpoint is /mcp.");
-  });
-  app.use(mcpErrorHandler(deps.config, deps.logger));
-  return app;
+/** TRUST_PROXY as a function of (address, hop), the way Express reads its `trust proxy` setting. */
+function trustFunction(value: string): (addr: string, hop: number) => boolean {
+  const setting = trustProxySetting(value);
+  if (typeof setting === "number") return (_addr, hop) => hop < setting;
+  return proxyaddr.compile(setting.split(",").map((s) => s.trim()).filter(Boolean));
 }
+
+/** The scheme the client used: TLS here, or X-Forwarded-Proto from a trusted proxy. */
+function protocolOf(trust: (addr: string, hop: number) => boolean) {
+  return (req: IncomingMessage): string => {
+    const own = req.socket instanceof TLSSocket && req.socket.encrypted ? "https" : "http";
+    if (!trust(req.socket.remoteAddress ?? "", 0)) return own;
+    const forwarded = req.headers["x-forwarded-proto"];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",", 1)[0]?.trim();
+    return first || own;
+  };
+}
+
+/** Whether a browser that asked prefers HTML to JSON (a person who opened /mcp in a tab). */
+function prefersHtml(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  const html = accept.indexOf("text/html");
+  const json = accept.indexOf("application/json");
+  return html !== -1 && (json === -1 || html < json);
+}
+
+const BROWSER_405 = `<!doctype html><meta charset="utf-8"><title>Atelier MCP</title><p>This is Atelier's MCP endpoint; MCP clients POST to it. To connect an agent, see <a href="/docs/connect/agents">the connection guide</a>.</p>`;
 
 /**
  * /mcp's refusals: the one shared mapping (@atelier/shared/errors: status, body, Retry-After,
  * JSON-RPC codes) with the headers that belong to an MCP endpoint added — the RFC 9728
  * challenge on 401/403 and Allow on 405. Never a stack.
  */
-function mcpErrorHandler(config: Config, logger: Logger): ErrorRequestHandler {
-  return (raw: unknown, req, res, _next) => {
-    const err = translateDbError(raw);
-    if (res.headersSent) return;
-    if (err instanceof AppError) {
-      const scope = typeof err.details?.scope === "string" ? err.details.scope : undefined;
-      if (err.code === "unauthorized") res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
-      if (err.code === "invalid_token") res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }));
-      if (err.code === "insufficient_scope") res.set("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
-      if (err.code === "method_not_allowed") {
-        res.set("Allow", "POST, OPTIONS");
-        // A person who opened /mcp in a browser gets a pointer to the guide.
-        if (req.method === "GET" && req.accepts(["json", "html"]) === "html") {
-          res
-            .status(405)
-            .type("html")
-            .send(`<!doctype html><meta charset="utf-8"><title>Atelier MCP</title><p>This is Atelier's MCP endpoint; MCP clients POST to it. To connect an agent, see <a href="/docs/connect/agents">the connection guide</a>.</p>`);
-          return;
-        }
+function answerError(config: Config, logger: Logger, req: IncomingMessage, res: ServerResponse, raw: unknown): void {
+  const err = translateDbError(raw);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // A body not read to its end is not read on: the connection closes after the answer.
+  if (!req.complete) res.setHeader("Connection", "close");
+  if (err instanceof AppError) {
+    const scope = typeof err.details?.scope === "string" ? err.details.scope : undefined;
+    if (err.code === "unauthorized") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
+    if (err.code === "invalid_token") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }));
+    if (err.code === "insufficient_scope") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
+    if (err.code === "method_not_allowed") {
+      res.setHeader("Allow", "POST, OPTIONS");
+      if (req.method === "GET" && prefersHtml(req)) {
+        res.writeHead(405, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(BROWSER_405) });
+        res.end(BROWSER_405);
+        return;
       }
     }
-    sendError(res, err, logger);
+  }
+  sendError(res, err, logger);
+}
+
+export function createSidecarApp(deps: SidecarDeps): RequestListener {
+  const { config, logger } = deps;
+  const requestLogger = deps.requestLogger ?? logger;
+  const mcp = mcpEndpoint(deps, protocolOf(trustFunction(config.TRUST_PROXY)));
+  let nextId = 0;
+
+  const route = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (path === "/mcp") return mcp(req, res);
+    if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
+      const { status, body } = await healthStatus(deps.database);
+      const text = JSON.stringify(body);
+      res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+      res.end(req.method === "HEAD" ? undefined : text);
+      return;
+    }
+    throw new AppError("not_found", "The MCP endpoint is /mcp.");
+  };
+
+  return (req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    if (path !== "/healthz") {
+      // The line pino-http wrote: id, method, path (never the query), status, time.
+      const id = ++nextId;
+      const start = performance.now();
+      const line = (message: string) =>
+        requestLogger.info(
+          { req: { id, method: req.method, path: loggablePath(url) }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - start) },
+          message,
+        );
+      res.once("close", () => line(res.writableFinished ? "request completed" : "request aborted"));
+    }
+    route(req, res, path).catch((err: unknown) => answerError(config, logger, req, res, err));
   };
 }

@@ -22,8 +22,9 @@ import {
   type McpHandlerRequestOptions,
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
-import express, { Router, type NextFunction, type Request, type Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SidecarDeps } from "./app";
+import { readJsonBody } from "./json-body";
 import { createMcpServer, type Era, type HttpLevelFailure } from "./mcp-server";
 import type { ToolAccess } from "./tools/define";
 import { findTool } from "./tools/index";
@@ -141,7 +142,12 @@ async function withLegacyResourceNotFound(response: globalThis.Response): Promis
   return new Response(JSON.stringify(Array.isArray(answer) ? answer.map(fix) : fix(answer)), { status: response.status, headers });
 }
 
-export function mcpRoutes(deps: SidecarDeps): Router {
+/**
+ * The /mcp endpoint as a plain node:http handler (issue 15: no Express router, body parser or
+ * per-request middleware in front of the SDK). Refusals are thrown as AppErrors; the
+ * sidecar's front answers them (app.ts).
+ */
+export function mcpEndpoint(deps: SidecarDeps, requestProtocol: (req: IncomingMessage) => string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, logger } = deps;
   const publicOrigin = originOf(config.BASE_URL);
   const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
@@ -185,79 +191,71 @@ export function mcpRoutes(deps: SidecarDeps): Router {
     { onerror, maxRequestBodySize: BODY_LIMIT_BYTES },
   );
 
-  const r = Router();
-
-  // DNS rebinding and cross-site requests: the Host's name must be ours (or loopback, for
-  // processes on this machine; the port is not compared, proxies often drop it) and a
-  // browser's Origin must be ours.
-  r.use("/mcp", (req, res, next) => {
+  return async (req, res) => {
+    // DNS rebinding and cross-site requests: the Host's name must be ours (or loopback, for
+    // processes on this machine; the port is not compared, proxies often drop it) and a
+    // browser's Origin must be ours.
     const host = (req.headers.host ?? "").toLowerCase();
     const hostname = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
     if (hostname !== publicHostname && !LOOPBACK_HOSTS.has(hostname)) {
       throw new AppError("forbidden", "This MCP endpoint does not answer for that host name.");
     }
-    const origin = req.get("origin");
-    if (origin !== undefined && isCrossSite({ origin }, [publicOrigin, `${req.protocol}://${host}`])) {
+    const origin = req.headers.origin;
+    if (origin !== undefined && isCrossSite({ origin }, [publicOrigin, `${requestProtocol(req)}://${host}`])) {
       throw new AppError("forbidden", "Requests from this origin are not allowed.");
     }
     if (origin !== undefined) {
-      res.set({ "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSE_HEADERS, Vary: "Origin" });
+      res.setHeader("Access-Control-Allow-Origin", origin);
+      res.setHeader("Access-Control-Expose-Headers", EXPOSE_HEADERS);
+      res.setHeader("Vary", "Origin");
     }
     if (req.method === "OPTIONS") {
-      res.set({ "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Allow-Headers": ALLOW_HEADERS, "Access-Control-Max-Age": "600" });
-      res.status(204).end();
+      res.writeHead(204, { "Access-Control-Allow-Methods": "POST, OPTIONS", "Access-Control-Allow-Headers": ALLOW_HEADERS, "Access-Control-Max-Age": "600" });
+      res.end();
       return;
     }
-    next();
-  });
+    // Stateless: no event stream to open (GET), no session to end (DELETE), nothing else.
+    if (req.method !== "POST") {
+      throw new AppError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp. There is no server-sent event stream to open or session to end.");
+    }
 
-  r.post(
-    "/mcp",
-    express.json({ limit: BODY_LIMIT_BYTES, strict: true }),
-    (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
-      const status = (err as { status?: number }).status;
-      next(
-        status === 413
-          ? new AppError("payload_too_large", "The request body is larger than 4 MB.")
-          : new AppError("invalid_json", "Parse error: the body is not valid JSON."),
-      );
-    },
-    async (req: Request, res: Response) => {
-      if (nestsDeeperThan(req.body, MAX_NESTING)) throw new AppError("invalid_json", `Parse error: the body nests more than ${MAX_NESTING} levels deep.`);
-      if (Array.isArray(req.body)) {
-        const version = req.get("mcp-protocol-version") ?? LAST_VERSION_WITH_BATCHES;
-        if (version > LAST_VERSION_WITH_BATCHES) {
-          throw new AppError("batch_not_supported", "Invalid Request: JSON-RPC batches are not part of this protocol version; send one message per POST.");
-        }
+    // A JSON body is parsed here (the checks below need it); anything else goes to the SDK
+    // unread, which refuses it with 415.
+    const body = await readJsonBody(req, BODY_LIMIT_BYTES);
+    if (nestsDeeperThan(body, MAX_NESTING)) throw new AppError("invalid_json", `Parse error: the body nests more than ${MAX_NESTING} levels deep.`);
+    if (Array.isArray(body)) {
+      const version = headerOf(req, "mcp-protocol-version") ?? LAST_VERSION_WITH_BATCHES;
+      if (version > LAST_VERSION_WITH_BATCHES) {
+        throw new AppError("batch_not_supported", "Invalid Request: JSON-RPC batches are not part of this protocol version; send one message per POST.");
       }
-      // Who is asking.
-      let principal: Principal = { kind: "nobody" };
-      const authz = req.get("authorization");
-      if (authz !== undefined) {
-        const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
-        if (!m?.[1]) throw new AppError("invalid_token", "Send the token as: Authorization: Bearer <token>.");
-        principal = { kind: "token", token: await authenticateBearer(deps, m[1]) };
-      }
+    }
+    // Who is asking.
+    let principal: Principal = { kind: "nobody" };
+    const authz = headerOf(req, "authorization");
+    if (authz !== undefined) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
+      if (!m?.[1]) throw new AppError("invalid_token", "Send the token as: Authorization: Bearer <token>.");
+      principal = { kind: "token", token: await authenticateBearer(deps, m[1]) };
+    }
 
-      // What every call in the body asks for, checked before any of it runs.
-      const needed = accessNeeded(req.body);
-      for (const access of needed) {
-        const refusal = refusalFor(principal, access);
-        if (refusal) throw refusal;
-      }
-      // The sandbox write throttle counts every write in the body (a batch of 100 is 100), all or nothing.
-      if (principal.kind === "token") {
-        await chargeSandboxWrites(deps, principal.token, needed.filter((a) => a !== "read").length);
-      }
+    // What every call in the body asks for, checked before any of it runs.
+    const needed = accessNeeded(body);
+    for (const access of needed) {
+      const refusal = refusalFor(principal, access);
+      if (refusal) throw refusal;
+    }
+    // The sandbox write throttle counts every write in the body (a batch of 100 is 100), all or nothing.
+    if (principal.kind === "token") {
+      await chargeSandboxWrites(deps, principal.token, needed.filter((a) => a !== "read").length);
+    }
 
-      (req as Request & { auth?: AuthInfo }).auth = authInfoOf(principal, { error: null });
-      await serve(req, res, req.body);
-    },
-  );
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal, { error: null });
+    await serve(req, res, body);
+  };
+}
 
-  // Stateless: no event stream to open (GET), no session to end (DELETE), nothing else.
-  r.all("/mcp", () => {
-    throw new AppError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp. There is no server-sent event stream to open or session to end.");
-  });
-  return r;
+/** A request header as one string (repeated headers joined, as Express's req.get does for most). */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(", ") : v;
 }

@@ -1,5 +1,6 @@
 // Both protocol generations at one /mcp, through the real SDK clients (v2 in both modes, and
 // the 1.x client older agents ship) and raw HTTP where statuses and headers are the point.
+import { gzipSync } from "node:zlib";
 import { connectDatabase } from "@atelier/shared/db";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
 import { createPage } from "@atelier/shared/domain/pages";
@@ -251,6 +252,54 @@ describe("HTTP answers", () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
     }
+  });
+
+  it("reads the body itself: over 4 MB is 413 (declared or streamed), gzip is inflated within the limit, a JSON scalar or an unknown encoding is a parse error", async () => {
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      fetch(`${sc.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body, duplex: "half" } as RequestInit);
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const big = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${"x".repeat(4 * 1024 * 1024)}"}}`;
+    const declared = await post(big);
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ error: "payload_too_large" });
+    // No Content-Length: counted as it arrives.
+    const chunks = [big.slice(0, 1_000_000), big.slice(1_000_000, 3_000_000), big.slice(3_000_000)];
+    const streamed = await post(new ReadableStream({ pull(c) { const next = chunks.shift(); if (next === undefined) c.close(); else c.enqueue(new TextEncoder().encode(next)); } }));
+    expect(streamed.status).toBe(413);
+    // Compressed: inflated, and the limit applies to what it inflates to.
+    const gz = await post(gzipSync(list), { "content-encoding": "gzip" });
+    expect(gz.status).toBe(200);
+    expect(((await gz.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(10);
+    const bomb = await post(gzipSync(big), { "content-encoding": "gzip" });
+    expect(bomb.status).toBe(413);
+    for (const [body, headers] of [["\"a string\"", {}], ["42", {}], [list, { "content-encoding": "compress" }], [list, { "content-type": "application/json; charset=utf-16" }]] as const) {
+      const res = await post(body, headers);
+      expect(res.status, body).toBe(400);
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+    }
+    // Not JSON at all: left to the SDK, which refuses the media type.
+    expect((await post(list, { "content-type": "text/plain" })).status).toBe(415);
+  });
+
+  it("takes the scheme from X-Forwarded-Proto only from a trusted proxy, and writes one request line without the query", async () => {
+    const host = new URL(sc.url).host;
+    const call = toolCall("whoami");
+    // The default TRUST_PROXY is loopback, and the test client is on loopback.
+    expect((await rawCall(sc, call, { origin: `https://${host}`, "x-forwarded-proto": "https" })).status).toBe(200);
+    expect((await rawCall(sc, call, { origin: `https://${host}` })).status).toBe(403);
+    const untrusted = await startTestSidecar({ TRUST_PROXY: "10.0.0.1" }, "mcpproxy");
+    try {
+      expect((await rawCall(untrusted, call, { origin: `https://${new URL(untrusted.url).host}`, "x-forwarded-proto": "https" })).status).toBe(403);
+    } finally {
+      await untrusted.close();
+    }
+    const before = sc.logLines.length;
+    await fetch(`${sc.url}/mcp?secret=shh`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(call) });
+    await fetch(`${sc.url}/healthz`);
+    const lines = sc.logLines.slice(before).map((l) => JSON.parse(l) as { msg: string; req?: { path: string; method: string }; res?: { statusCode: number } });
+    const requests = lines.filter((l) => l.msg === "request completed");
+    expect(requests).toEqual([expect.objectContaining({ req: expect.objectContaining({ method: "POST", path: "/mcp" }), res: { statusCode: 200 } })]);
+    expect(sc.logLines.slice(before).join("")).not.toContain("shh");
   });
 
   it("answers PUT and PATCH (and GET, DELETE) with 405 and Allow", async () => {

@@ -2,7 +2,7 @@
 // helpers to make people and tokens through the real domain services.
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { createUserToken } from "@atelier/shared/domain/tokens";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { keepAliveLongerThanPeers } from "@atelier/shared/process";
 import { capturingLogger, testDatabase, testDeps, type TestDatabase, type TestDeps } from "@atelier/shared/testing";
@@ -33,7 +33,7 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
   const { config } = deps;
   const app = createSidecarApp({ ...testDeps(database, { BASE_URL: url, ...env }), logger });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
+    const s = createServer(app).listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
   });
   return {
     url,

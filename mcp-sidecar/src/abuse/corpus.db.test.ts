@@ -7,7 +7,7 @@
 // but the rate-limit windows), nothing of the victim's in any answer. Then every limit the
 // sidecar owns is pushed past with batches and parallel calls through two sidecar processes
 // on one database.
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
 import { countUsage } from "@atelier/shared/domain/limits";
 import { createPage, updatePage } from "@atelier/shared/domain/pages";
@@ -329,7 +329,7 @@ describe("sidecar limits pushed past with batches and parallel calls through two
     const { logger } = capturingLogger();
     const app = createSidecarApp({ ...testDeps(sc.database, { BASE_URL: sc.url, ...env }), logger });
     second = await new Promise((resolve) => {
-      const s = app.listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${port}`, server: keepAliveLongerThanPeers(s) }));
+      const s = createServer(app).listen(port, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${port}`, server: keepAliveLongerThanPeers(s) }));
     });
   });
   afterAll(async () => {
