@@ -13,6 +13,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rm
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
+import { productionNodeFlags } from "@atelier/shared/process";
 import { startControlServer } from "./control";
 import { startMailCapture, type MailCapture } from "./mail-capture";
 import { renderNginxConf } from "./nginx";
@@ -188,7 +189,7 @@ async function main(): Promise<number> {
       {
         name,
         command: node,
-        args: [path.join(build, pkg, "main.js")],
+        args: [...productionNodeFlags(process.env), path.join(build, pkg, "main.js")],
         cwd: build,
         env: { ...common, ...env },
         logFile: path.join(logs, `${name}.log`),

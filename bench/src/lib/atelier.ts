@@ -8,6 +8,7 @@ import path from "node:path";
 import { loadConfig, type Config } from "@atelier/shared/config";
 import { connectDatabase, type Database } from "@atelier/shared/db";
 import { REPO_ROOT, startEmbeddedDb } from "@atelier/shared/devtools/embedded-db";
+import { productionNodeFlags } from "@atelier/shared/process";
 import { onCleanup } from "./cleanup";
 import type { CpuTarget } from "./cpu";
 import { shareAutogroupPriority, startService, waitUntilReady, type Service } from "./service";
@@ -110,7 +111,7 @@ export async function startServer(opts: {
   const flags = opts.nodeFlags ?? [];
   const [command, args] =
     opts.build === "dist"
-      ? [process.execPath, [...flags, "dist/main.js"]]
+      ? [process.execPath, [...productionNodeFlags({ NODE_OPTIONS: process.env.ATELIER_BENCH_NODE_OPTIONS }), ...flags, "dist/main.js"]]
       : flags.length > 0
         ? [process.execPath, [...flags, "--import", "tsx", "src/main.ts"]]
         : [path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"]];

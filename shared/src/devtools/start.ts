@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadConfigOrExit } from "../config";
+import { productionNodeFlags } from "../process";
 import { REPO_ROOT, startEmbeddedDb } from "./embedded-db";
 import { startService, type Service } from "./supervisor";
 
@@ -37,14 +38,14 @@ const services: Service[] = [
   startService({
     name: "sidecar",
     command: process.execPath,
-    args: ["mcp-sidecar/dist/main.js"],
+    args: [...productionNodeFlags(env), "mcp-sidecar/dist/main.js"],
     cwd: REPO_ROOT,
     env: { ...common, SIDECAR_PORT: String(config.SIDECAR_PORT) },
   }),
   startService({
     name: "server",
     command: process.execPath,
-    args: ["server/dist/main.js"],
+    args: [...productionNodeFlags(env), "server/dist/main.js"],
     cwd: REPO_ROOT,
     env: {
       ...common,
