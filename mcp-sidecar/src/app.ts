@@ -13,6 +13,7 @@ import { loggablePath } from "@atelier/shared/http-log";
 import { sendError } from "@atelier/shared/http-errors";
 import type { Logger } from "@atelier/shared/logger";
 import proxyaddr from "proxy-addr";
+import { drainRequest } from "./json-body";
 import { mcpEndpoint } from "./mcp-endpoint";
 
 /** What the sidecar process builds once: the domain's deps and its logger. */
@@ -55,14 +56,15 @@ const BROWSER_405 = `<!doctype html><meta charset="utf-8"><title>Atelier MCP</ti
  * JSON-RPC codes) with the headers that belong to an MCP endpoint added — the RFC 9728
  * challenge on 401/403 and Allow on 405. Never a stack.
  */
-function answerError(config: Config, logger: Logger, req: IncomingMessage, res: ServerResponse, raw: unknown): void {
+async function answerError(config: Config, logger: Logger, req: IncomingMessage, res: ServerResponse, raw: unknown): Promise<void> {
   const err = translateDbError(raw);
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  // A body not read to its end is not read on: the connection closes after the answer.
-  if (!req.complete) res.setHeader("Connection", "close");
+  // A refusal before the body was read (too large, another host, a bad charset): read the rest first.
+  await drainRequest(req);
+  if (res.headersSent || res.destroyed) return;
   if (err instanceof AppError) {
     const scope = typeof err.details?.scope === "string" ? err.details.scope : undefined;
     if (err.code === "unauthorized") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
@@ -113,6 +115,11 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener {
         );
       res.once("close", () => line(res.writableFinished ? "request completed" : "request aborted"));
     }
-    route(req, res, path).catch((err: unknown) => answerError(config, logger, req, res, err));
+    route(req, res, path).catch((err: unknown) =>
+      answerError(config, logger, req, res, err).catch((e: unknown) => {
+        logger.error({ err: e }, "answering an error failed");
+        res.destroy();
+      }),
+    );
   };
 }

@@ -29,39 +29,68 @@ function charsetOf(type: string): string | undefined {
   return m?.[1]?.toLowerCase();
 }
 
-async function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    throw tooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      // Stop keeping it; the answer closes the connection rather than read the rest.
-      req.unpipe();
-      throw tooLarge(limit);
+/** The whole body, or payload_too_large as soon as it is declared or counted past `limit` (the rest is left unread). */
+function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(tooLarge(limit));
+      return;
     }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (err: AppError | null) => {
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(null);
+    const onError = () => finish(notJson());
+    const onClose = () => {
+      if (!req.complete) finish(notJson());
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
+}
+
+/** How long a refused request's body is read on, and thrown away, before the connection is cut. */
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads what is left of a refused request's body and throws it away, as Express's parser
+ * did: answering while a client or proxy is still sending makes it see a reset (nginx turns
+ * a 413 into its own 502). A body still arriving after DRAIN_MS is cut off.
+ */
+export function drainRequest(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      req.off("end", done).off("close", done).off("error", done);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      done();
+      req.destroy();
+    }, DRAIN_MS);
+    req.on("end", done).on("close", done).on("error", done);
+    req.removeAllListeners("data");
+    req.resume();
+  });
 }
 
 /** The parsed body, or undefined when the request does not say it is JSON. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!isJsonRequest(req)) return undefined;
   const charset = charsetOf(req.headers["content-type"] ?? "");
-  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
-    req.resume();
-    throw notJson();
-  }
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") throw notJson();
   const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
-  if (encoding !== "identity" && !Object.hasOwn(INFLATE, encoding)) {
-    req.resume();
-    throw notJson();
-  }
+  if (encoding !== "identity" && !Object.hasOwn(INFLATE, encoding)) throw notJson();
   let raw = await readAll(req, limit);
   if (encoding !== "identity") {
     try {
