@@ -59,6 +59,29 @@ describe("the read cache", () => {
     expect(loads).toBe(1);
   });
 
+  it("never keeps what a load read before a change that dropped its key or a tag, and later readers load afresh", async () => {
+    for (const drop of [(c: ReadCache) => c.delete("k"), (c: ReadCache) => c.deleteTag("ws:1"), (c: ReadCache) => c.clear()]) {
+      const c = new ReadCache(60_000, 1 << 20);
+      let stored = "old";
+      const gates: (() => void)[] = [];
+      const load = () => {
+        const seen = stored; // what the database held when the read ran
+        return new Promise<string>((resolve) => gates.push(() => resolve(seen)));
+      };
+      const early = c.through("k", load, { tags: ["ws:1"] });
+      // The writer changes the document and drops its entries while the read is in flight.
+      stored = "new";
+      drop(c);
+      const late = c.through("k", load, { tags: ["ws:1"] });
+      expect(gates).toHaveLength(2); // the later reader did not wait for the earlier read
+      for (const open of gates) open();
+      expect(await early).toBe("old");
+      expect(await late).toBe("new");
+      // What is cached now is the value read after the change.
+      expect(c.get("k")).toBe("new");
+    }
+  });
+
   it("with a time to live of 0, reads every time and keeps nothing", async () => {
     const c = new ReadCache(0, 1 << 20);
     let loads = 0;

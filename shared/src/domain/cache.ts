@@ -15,7 +15,8 @@ interface Entry {
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
   private readonly byTag = new Map<string, Set<string>>();
-  private readonly inflight = new Map<string, Promise<unknown>>();
+  /** Loads under way; `stale` once a change dropped their key (or any tag) while they ran. */
+  private readonly inflight = new Map<string, { promise: Promise<unknown>; stale: boolean }>();
   private bytes = 0;
 
   constructor(
@@ -61,6 +62,7 @@ export class ReadCache {
   }
 
   delete(key: string): void {
+    this.forgetLoad(key);
     const e = this.entries.get(key);
     if (!e) return;
     this.entries.delete(key);
@@ -70,6 +72,8 @@ export class ReadCache {
 
   /** Drops every entry tagged `tag` (e.g. all of a workspace's artifacts). */
   deleteTag(tag: string): void {
+    // Which key a load under way will be tagged with is known only when it ends: forget them all.
+    for (const key of [...this.inflight.keys()]) this.forgetLoad(key);
     const keys = this.byTag.get(tag);
     if (!keys) return;
     this.byTag.delete(tag);
@@ -77,9 +81,21 @@ export class ReadCache {
   }
 
   clear(): void {
+    for (const key of [...this.inflight.keys()]) this.forgetLoad(key);
     this.entries.clear();
     this.byTag.clear();
     this.bytes = 0;
+  }
+
+  /**
+   * A load that began before a change may return what the change replaced: it is not stored
+   * when it ends, and later callers start a load of their own rather than wait for it.
+   */
+  private forgetLoad(key: string): void {
+    const load = this.inflight.get(key);
+    if (!load) return;
+    load.stale = true;
+    this.inflight.delete(key);
   }
 
   get size(): { entries: number; bytes: number } {
@@ -119,15 +135,19 @@ export class ReadCache {
     if (!this.enabled) return load();
     const hit = this.get<T>(key);
     if (hit !== undefined) return hit;
-    const pending = this.inflight.get(key) as Promise<T> | undefined;
-    if (pending) return pending;
+    const pending = this.inflight.get(key);
+    if (pending) return pending.promise as Promise<T>;
+    const record = { promise: Promise.resolve<unknown>(undefined), stale: false };
     const p = load()
       .then((v) => {
-        this.set(key, v, { bytes: opts.bytes ? opts.bytes(v) : 1024, tags: typeof opts.tags === "function" ? opts.tags(v) : opts.tags });
+        if (!record.stale) this.set(key, v, { bytes: opts.bytes ? opts.bytes(v) : 1024, tags: typeof opts.tags === "function" ? opts.tags(v) : opts.tags });
         return v;
       })
-      .finally(() => this.inflight.delete(key));
-    this.inflight.set(key, p);
+      .finally(() => {
+        if (this.inflight.get(key) === record) this.inflight.delete(key);
+      });
+    record.promise = p;
+    this.inflight.set(key, record);
     return p;
   }
 }
