@@ -62,6 +62,7 @@ func main() {
 	logLevel := flag.String("log-level", "error", "debug, info, warn or error")
 	serialize := flag.Bool("serialize-writes", true, "run write commands one at a time (false only to measure what breaks without)")
 	lookups := flag.Bool("lookup-indexes", false, "create indexes that FerretDB's own lookups use (lookup_indexes.go)")
+	narrow := flag.Bool("narrow-writes", true, "with --serialize-writes on SQLite: narrow {_id: X, ...} write filters to ones FerretDB pushes down (narrow.go)")
 	flag.Parse()
 
 	var level slog.Level
@@ -130,11 +131,12 @@ func main() {
 		<-ctx.Done()
 		ln.Close()
 	}()
-	fmt.Fprintf(os.Stderr, "atelier-ferretdb: listening on %s (%s, serialize-writes=%t, lookup-indexes=%t)\n", *listen, *handler, *serialize, *lookups)
+	fmt.Fprintf(os.Stderr, "atelier-ferretdb: listening on %s (%s, serialize-writes=%t, lookup-indexes=%t, narrow-writes=%t)\n",
+		*listen, *handler, *serialize, *lookups, *narrow && *serialize && *handler == "sqlite")
 
 	// With --serialize-writes=false every connection gets a lock of its own: nothing waits.
 	var shared sync.Mutex
-	front := &front{indexes: indexes, backend: backend, logger: logger}
+	front := &front{indexes: indexes, backend: backend, logger: logger, narrow: *narrow && *serialize && *handler == "sqlite"}
 	for {
 		client, err := ln.Accept()
 		if err != nil {
@@ -191,6 +193,8 @@ type front struct {
 	indexes *lookupIndexes
 	backend string
 	logger  *slog.Logger
+	// narrow: rewrite write filters while the (shared) write lock is held (narrow.go).
+	narrow bool
 }
 
 func (f *front) serve(ctx context.Context, client net.Conn, writes *sync.Mutex) {
@@ -202,6 +206,10 @@ func (f *front) serve(ctx context.Context, client net.Conn, writes *sync.Mutex) 
 		return
 	}
 	defer backend.Close()
+	// Our own requests on this connection (the narrowing probes) count up from here, far
+	// from the client's request ids; FerretDB only echoes them.
+	probeID := int32(-1 << 30)
+	probe := backendProbe(backend, &probeID)
 
 	for {
 		msg, err := readMessage(client)
@@ -221,6 +229,12 @@ func (f *front) serve(ctx context.Context, client net.Conn, writes *sync.Mutex) 
 		write := writeCommands[cmd]
 		if write {
 			writes.Lock()
+		}
+		if write && f.narrow && (cmd == "update" || cmd == "delete" || cmd == "findAndModify" || cmd == "findandmodify") {
+			if narrowed, res := narrowMessage(msg, flags, cmd, body, probe); narrowed != nil {
+				logger.Debug("narrowed write filter", "command", cmd, "matched", res == narrowMatch)
+				msg = narrowed
+			}
 		}
 		err = roundTrip(client, backend, msg, flags&flagMoreComes != 0)
 		if write && err == nil && f.indexes != nil {
