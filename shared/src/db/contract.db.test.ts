@@ -2,7 +2,7 @@
 // may use, run against the database under test (MONGODB_URI, or the embedded one), each
 // asserting the result MongoDB documents. `pnpm test:storage` runs this file alone.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Collection } from "mongodb";
+import { ObjectId, type Collection } from "mongodb";
 import { isDuplicateKey } from "../errors";
 import { testDatabase, type TestDatabase } from "../testing/index";
 import { COLLECTION_NAMES, collections, contractViolations, ensureIndexes } from "./index";
@@ -200,6 +200,102 @@ describe("updates (U1–U5) and commands (C1, C3, C4)", () => {
     const r = await c.deleteMany({ n: { $gte: 2 } });
     expect(r.deletedCount).toBe(3);
     expect(ids(await c.find({}).toArray())).toEqual(["a"]);
+  });
+});
+
+// The embedded FerretDB's front narrows a one-statement write whose filter is {_id: X, ...}
+// to exactly {_id: X} (or to an _id nothing has) after asking whether X matches the whole
+// filter (shared/embedded-db/ferretdb/narrow.go). These are the shapes it rewrites, and the
+// ones it must leave alone; each asserts what MongoDB does. (A positional "arr.$.k" update,
+// which the front also leaves alone, is outside the contract: FerretDB v1 refuses it. Its Go
+// tests cover which statements are rewritten: narrow_test.go.)
+describe("compare-and-swap writes by _id and a condition", () => {
+  let c: Collection<Item>;
+  beforeEach(async () => {
+    c = fresh();
+    await seed(c);
+  });
+
+  it("updateOne by _id and a version matches once, then not; the document changes once", async () => {
+    const won = await c.updateOne({ _id: "a", n: 1 }, { $set: { s: "won" }, $inc: { n: 1 } });
+    expect([won.matchedCount, won.modifiedCount]).toEqual([1, 1]);
+    const lost = await c.updateOne({ _id: "a", n: 1 }, { $set: { s: "lost" }, $inc: { n: 1 } });
+    expect([lost.matchedCount, lost.modifiedCount, lost.upsertedCount]).toEqual([0, 0, 0]);
+    expect(await c.findOne({ _id: "a" }, { projection: { n: 1, s: 1 } })).toEqual({ _id: "a", n: 2, s: "won" });
+    expect(await c.findOne({ _id: "b" }, { projection: { n: 1, s: 1 } })).toEqual({ _id: "b", n: 2, s: "Banana" });
+  });
+
+  it("conditions on dotted fields, ranges, null and $or beside the _id", async () => {
+    expect((await c.updateOne({ _id: "a", "sub.k": "q" }, { $set: { v: 1 } })).matchedCount).toBe(0);
+    expect((await c.updateOne({ _id: "a", "sub.k": "p", n: { $lte: 1 } }, { $set: { v: 1 } })).modifiedCount).toBe(1);
+    expect((await c.updateOne({ _id: "c", s: null, $or: [{ n: 9 }, { "sub.k": "p" }] }, { $set: { v: 1 } })).matchedCount).toBe(0);
+    expect((await c.updateOne({ _id: "c", s: null, $or: [{ n: 9 }, { n: 3 }] }, { $set: { v: 2 } })).modifiedCount).toBe(1);
+    expect((await c.updateOne({ _id: "b", "arr.k": "q", tags: "y" }, { $set: { v: 3 } })).modifiedCount).toBe(1);
+    expect((await c.updateOne({ _id: "b", $or: [{ v: { $lt: 3 } }, { v: null }] }, { $set: { v: 4 } })).matchedCount).toBe(0);
+    expect((await c.find({ v: { $gte: 1 } }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.v])).toEqual([
+      ["a", 1],
+      ["b", 3],
+      ["c", 2],
+    ]);
+  });
+
+  it("by an ObjectId _id, and on a collection that does not exist", async () => {
+    const raw = database.db.collection<{ _id: ObjectId; v: number }>(`oid_${Date.now().toString(36)}`);
+    const { insertedId } = await raw.insertOne({ _id: new ObjectId(), v: 1 });
+    expect((await raw.updateOne({ _id: insertedId, v: 2 }, { $set: { v: 3 } })).matchedCount).toBe(0);
+    expect((await raw.updateOne({ _id: insertedId, v: 1 }, { $set: { v: 2 } })).modifiedCount).toBe(1);
+    expect((await raw.findOne({ _id: insertedId }))?.v).toBe(2);
+    const none = fresh();
+    expect((await none.updateOne({ _id: "a", n: 1 }, { $set: { v: 1 } })).matchedCount).toBe(0);
+    expect(await none.countDocuments({})).toBe(0);
+  });
+
+  it("updateMany by _id and a condition counts the one document or none", async () => {
+    expect((await c.updateMany({ _id: "d", n: { $gt: 3 } }, { $set: { v: 1 } })).matchedCount).toBe(0);
+    const r = await c.updateMany({ _id: "d", n: { $gte: 3 } }, { $set: { v: 1 } });
+    expect([r.matchedCount, r.modifiedCount]).toEqual([1, 1]);
+    expect(ids(await c.find({ v: 1 }).toArray())).toEqual(["d"]);
+  });
+
+  it("deleteOne by _id and a version deletes only when it matches", async () => {
+    expect((await c.deleteOne({ _id: "b", n: 1 })).deletedCount).toBe(0);
+    expect(await c.countDocuments({})).toBe(4);
+    expect((await c.deleteOne({ _id: "b", n: 2, "sub.k": "q" })).deletedCount).toBe(1);
+    expect(ids(await c.find({}).toArray())).toEqual(["a", "c", "d"]);
+    expect((await c.deleteMany({ _id: "a", $or: [{ n: 1 }] })).deletedCount).toBe(1);
+  });
+
+  it("findOneAndUpdate and findOneAndDelete by _id and a condition return the document or null", async () => {
+    expect(await c.findOneAndUpdate({ _id: "b", "sub.v": 3 }, { $set: { v: 1 } })).toBeNull();
+    expect(await c.findOneAndUpdate({ _id: "b", "sub.v": 2 }, { $set: { v: 1 } }, { returnDocument: "after" })).toMatchObject({ _id: "b", n: 2, v: 1 });
+    expect(await c.findOneAndDelete({ _id: "d", n: 4 })).toBeNull();
+    expect((await c.findOneAndDelete({ _id: "d", n: 3 }))?._id).toBe("d");
+    expect(ids(await c.find({}).toArray())).toEqual(["a", "b", "c"]);
+  });
+
+  it("an upsert by _id and a condition updates when it matches and inserts from the filter when it does not", async () => {
+    const hit = await c.updateOne({ _id: "a", n: 1 }, { $inc: { n: 1 } }, { upsert: true });
+    expect([hit.matchedCount, hit.modifiedCount, hit.upsertedCount]).toEqual([1, 1, 0]);
+    const miss = await c.updateOne({ _id: "new", n: 7, "sub.k": "z" }, { $set: { s: "ins" } }, { upsert: true });
+    expect([miss.matchedCount, miss.upsertedCount, miss.upsertedId]).toEqual([0, 1, "new"]);
+    expect(await c.findOne({ _id: "new" })).toEqual({ _id: "new", n: 7, sub: { k: "z" }, s: "ins" });
+    const doc = await c.findOneAndUpdate({ _id: "new2", v: 1 }, { $set: { s: "x" } }, { upsert: true, returnDocument: "after" });
+    expect(doc).toEqual({ _id: "new2", v: 1, s: "x" });
+    // The _id exists but the condition fails: the insert of that _id is refused.
+    const dup = await c.updateOne({ _id: "b", n: 99 }, { $set: { s: "no" } }, { upsert: true }).catch((e: unknown) => e);
+    expect(isDuplicateKey(dup)).toBe(true);
+    expect((await c.findOne({ _id: "b" }))?.s).toBe("Banana");
+  });
+
+  it("several statements in one command see each other's changes, in order", async () => {
+    const r = await c.bulkWrite([
+      { updateOne: { filter: { _id: "a", n: 1 }, update: { $set: { n: 10 } } } },
+      { updateOne: { filter: { _id: "a", n: 10 }, update: { $set: { n: 11 } } } },
+      { deleteOne: { filter: { _id: "a", n: 1 } } },
+      { deleteOne: { filter: { _id: "a", n: 11 } } },
+    ]);
+    expect([r.matchedCount, r.modifiedCount, r.deletedCount]).toEqual([2, 2, 1]);
+    expect(await c.findOne({ _id: "a" })).toBeNull();
   });
 });
 
