@@ -18,6 +18,14 @@
 // storage). See docs/decisions.md.
 //
 // --lookup-indexes adds indexes that FerretDB's own queries can use (lookup_indexes.go).
+//
+// Narrowed writes (narrow.go, --narrow-writes, default on; only on SQLite and only while
+// writes are serialised): FerretDB's SQLite backend pushes a filter down only when it is
+// exactly {_id: X}, so a compare-and-swap update by {_id: X, version: 3} decoded every
+// document of its collection. Holding the write lock, the front first asks FerretDB (with an
+// aggregate whose first $match is {_id: X}, which it pushes down) whether X matches the whole
+// filter, then sends the write with the filter {_id: X}, or with an _id no document has when
+// X does not match. Statements whose meaning could change are forwarded as they are.
 package main
 
 import (
