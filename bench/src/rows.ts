@@ -108,8 +108,8 @@ export interface RowsResult {
   responses: Record<RowsCaseName, { bytes: number; ms: number; rows: number }>;
   cases: RowsCase[];
   paging: PagingResult[];
-  /** update_row calls one after another, each alone (ms) */
-  updates: { calls: number; ms: number[] };
+  /** update_row calls one after another, each alone (ms), each followed by a filtered list_rows (ms): the copy catching up */
+  updates: { calls: number; ms: number[]; listAfterMs: number[] };
   indexes: Document[];
   /** FerretDB on SQLite: the SQLite indexes behind the rows collection (from its data file). */
   sqliteIndexes: string[] | null;
@@ -372,18 +372,23 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
   await pageThrough("whole table, creation order, limit 500", { collection: TABLE, limit: 500 }, data.length, null, false);
 
   // A write for comparison (rows from the middle of the table): update_row finds the row by {_id, collectionId} and updates it by {_id, version}.
-  const someRows = (await database.c.rows.find({ collectionId: collection.id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(3).toArray()).map((r) => ({
+  const someRows = (await database.c.rows.find({ collectionId: collection.id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(5).toArray()).map((r) => ({
     id: r._id,
     version: r.version,
   }));
+  // Each followed by a filtered list_rows: the sidecar's copy of the rows is then one change behind.
   const updateMs: number[] = [];
+  const listAfterMs: number[] = [];
   for (const row of someRows) {
     const a = await postMcp(url, mcpRequest(toolCall("update_row", { collection: TABLE, row_id: row.id, values: { notes: "Touched by the benchmark." }, expected_version: row.version }), agent.token));
     toolResult(a, "update_row");
     updateMs.push(a.ms);
+    const l = await postMcp(url, mcpRequest(toolCall("list_rows", CASES.filtered.args), agent.token));
+    toolResult(l, "list_rows");
+    listAfterMs.push(l.ms);
   }
-  const updates = { calls: updateMs.length, ms: updateMs.map(r2) };
-  log(`update_row through the sidecar: ${updateMs.map((m) => fixed(m)).join(", ")} ms`);
+  const updates = { calls: updateMs.length, ms: updateMs.map(r2), listAfterMs: listAfterMs.map(r2) };
+  log(`update_row through the sidecar: ${updateMs.map((m) => fixed(m)).join(", ")} ms; list_rows right after each: ${listAfterMs.map((m) => fixed(m)).join(", ")} ms`);
 
   let profile: ProfiledRun | null = null;
   if (opts.profile) {
@@ -455,7 +460,7 @@ export function formatRows(r: RowsResult): string {
       ["paging with cursors (one client)", "pages", "rows", "expected", "dupes", "out of order", "total ms", "page p50 ms", "page max ms"],
       r.paging.map((p) => [p.label, p.pages, p.rows, p.expectedRows, p.duplicates, p.outOfOrder, p.totalMs, fixed(p.pageMs.p50), fixed(p.pageMs.max)]),
     ),
-    `update_row through the sidecar, one call at a time: ${r.updates.ms.map((m) => fixed(m)).join(", ")} ms`,
+    `update_row through the sidecar, one call at a time: ${r.updates.ms.map((m) => fixed(m)).join(", ")} ms; a filtered list_rows right after each: ${r.updates.listAfterMs.map((m) => fixed(m)).join(", ")} ms`,
     "",
     table(
       ["the same queries through the driver", "p50 ms", "p90 ms", "returned", "plan", "indexes used"],

@@ -249,6 +249,20 @@ export interface RowRevisionDoc {
   createdAt: Date;
 }
 
+/**
+ * Which rows one change to a table touched (issue 15): `${tableId}:${rowsVersion}`, written
+ * just after the change took that rowsVersion, so a process holding the table's rows at an
+ * earlier version can bring them up to date by reading these and those rows by `_id`. The
+ * last ROW_CHANGES_KEPT of a table are kept.
+ */
+export interface RowChangeDoc {
+  _id: string;
+  workspaceId: string;
+  collectionId: string;
+  version: number;
+  rowIds: string[];
+}
+
 export interface RowDoc {
   _id: string;
   workspaceId: string;

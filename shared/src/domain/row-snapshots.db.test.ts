@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../testing/index";
 import type { Principal } from "./access";
-import { createCollection, deleteRow, insertRows, listRows, updateRow, type RowFilter } from "./tables";
+import { ROW_CHANGES_KEPT } from "./row-snapshots";
+import { addColumn, createCollection, deleteRow, insertRows, listRows, renameColumn, updateRow, type RowFilter } from "./tables";
+import { countUsage } from "./limits";
 import { findOrCreateConfirmedUser } from "./users";
 
 let database: TestDatabase;
@@ -113,5 +115,81 @@ describe("list_rows from a table's rows in memory", () => {
     expect(ids).not.toContain(gone.row_id);
     expect(after.rows.some((r) => r.values.title === "late")).toBe(true);
     expect(ids).toEqual((await listRows(exact, principal, { collection: "mix", filter: { status: "todo" }, limit: 500 })).rows.map((r) => r.row_id));
+  });
+
+  /** Whole-table reads of the rows (a find on `rows` by collectionId) made while `run` runs. */
+  async function wholeTableReads(run: () => Promise<void>): Promise<number> {
+    let n = 0;
+    const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+      const filter = e.command.filter as Record<string, unknown> | undefined;
+      if (e.commandName === "find" && e.command.find === "rows" && filter && "collectionId" in filter) n++;
+    };
+    database.client.on("commandStarted", seen);
+    try {
+      await run();
+    } finally {
+      database.client.off("commandStarted", seen);
+    }
+    return n;
+  }
+
+  async function sameAsDatabase(): Promise<void> {
+    for (const q of [QUERIES[0], QUERIES[1], QUERIES[4]] as Query[]) {
+      for (const sort of [undefined, { column: "score", direction: "desc" as const }]) {
+        const query = { ...q, ...(sort ? { sort } : {}) };
+        expect(await walk(cached, query, 500), JSON.stringify(query)).toEqual(await walk(exact, query, 500));
+      }
+    }
+  }
+
+  it("catches up with another process's changes by reading only the rows they name, by _id", async () => {
+    await listRows(cached, principal, { collection: "mix", limit: 1 }); // the copy is current
+    const some = (await listRows(exact, principal, { collection: "mix", limit: 5 })).rows;
+    const [a, b, c] = some;
+    if (!a || !b || !c) throw new Error("no rows");
+    // Another process: an update, an insert of three rows, a delete, a second update of one row.
+    await updateRow(exact, principal, { collection: "mix", rowId: a.row_id, values: { status: "done", score: 99 } });
+    await insertRows(exact, principal, { collection: "mix", rows: [{ title: "n1", score: 1 }, { title: "n2", status: "todo" }, { title: "n3" }] });
+    await deleteRow(exact, principal, { collection: "mix", rowId: b.row_id });
+    await updateRow(exact, principal, { collection: "mix", rowId: a.row_id, values: { title: "again" } });
+    expect(await wholeTableReads(sameAsDatabase)).toBe(0);
+    const ids = (await listRows(cached, principal, { collection: "mix", limit: 500 })).rows.map((r) => r.row_id);
+    expect(ids).not.toContain(b.row_id);
+    expect(ids).toContain(c.row_id);
+
+    // A change to every row (a column renamed) names none: the copy is read again whole, and is exact.
+    await renameColumn(exact, principal, { collection: "mix", column: "status", name: "state" });
+    let fromMemory: Awaited<ReturnType<typeof listRows>> | undefined;
+    expect(await wholeTableReads(async () => void (fromMemory = await listRows(cached, principal, { collection: "mix", filter: { state: "todo" }, limit: 500 })))).toBe(1);
+    expect(fromMemory?.rows).toEqual((await listRows(exact, principal, { collection: "mix", filter: { state: "todo" }, limit: 500 })).rows);
+    await renameColumn(exact, principal, { collection: "mix", column: "state", name: "status" });
+    await addColumn(exact, principal, { collection: "mix", column: { name: "extra", type: "text" } });
+    await sameAsDatabase();
+  }, 120_000);
+
+  it("reads the table whole when it is further behind than the changes written down", async () => {
+    await listRows(cached, principal, { collection: "mix", limit: 1 });
+    const [a] = (await listRows(exact, principal, { collection: "mix", limit: 1 })).rows;
+    if (!a) throw new Error("no rows");
+    for (let i = 0; i <= ROW_CHANGES_KEPT; i++) await updateRow(exact, principal, { collection: "mix", rowId: a.row_id, values: { score: i } });
+    // Only the last ROW_CHANGES_KEPT notes are kept.
+    expect(await database.c.rowChanges.countDocuments({ collectionId: (await database.c.collections.findOne({ slug: "mix" }))?._id ?? "" })).toBeLessThanOrEqual(ROW_CHANGES_KEPT);
+    expect(await wholeTableReads(sameAsDatabase)).toBeGreaterThan(0);
+    const row = (await listRows(cached, principal, { collection: "mix", limit: 500 })).rows.find((r) => r.row_id === a.row_id);
+    expect(row?.values.score).toBe(ROW_CHANGES_KEPT);
+  }, 240_000);
+
+  it("keeps a row's last REVISIONS_KEPT revisions, dropping each by its id, and the usage counter stays equal to a recount", async () => {
+    const kept = testDeps(database, { REVISIONS_KEPT: "3", SECRET_KEY: exact.config.SECRET_KEY });
+    const [row] = (await listRows(exact, principal, { collection: "mix", limit: 1 })).rows;
+    if (!row) throw new Error("no rows");
+    const start = row.version;
+    for (let i = 0; i < 6; i++) await updateRow(kept, principal, { collection: "mix", rowId: row.row_id, values: { title: `rev ${i}` } });
+    const versions = (await database.c.rowRevisions.find({ rowId: row.row_id }).toArray()).map((r) => r.version).sort((x, y) => x - y);
+    // The three newest stay (older ones up to start - 3 may predate this test's limit of 3).
+    expect(versions.slice(-3)).toEqual([start + 4, start + 5, start + 6]);
+    expect(versions.filter((v) => v > start)).toHaveLength(3);
+    const ws = await database.c.workspaces.findOne({ _id: (await database.c.collections.findOne({ slug: "mix" }))?.workspaceId ?? "" });
+    expect(ws?.usage.bytes).toBe((await countUsage(exact, ws?._id ?? "")).bytes);
   });
 });

@@ -2,10 +2,15 @@
 // every change to a table's rows or columns bumps that number once it has written
 // (tableChanged), and every list_rows reads the table document anyway, so a copy whose label
 // equals the table's current rowsVersion is exact. Filtered and sorted pages are then cut
-// from memory, in MongoDB's order, without reading any row; a copy is loaded (one query on
-// the table's own rows) only after a change. The copy is read after its label, so it is
-// never older than it says.
+// from memory, in MongoDB's order, without reading any row. A copy that is behind catches up
+// by reading only what changed, by `_id` (which every store answers from an index): a change
+// to some rows writes down the version it took and the rows' ids (recordRowChange), and the
+// copy reads those notes and those rows. When a note is missing (a change to every row, one
+// not yet written down, one pruned) or too much changed, the copy is loaded again whole (one
+// query on the table's own rows). Rows are read after the label, so a copy is never older
+// than it says.
 import type { CellValue, CollectionDoc, RowDoc } from "../db/index";
+import { isDuplicateKey } from "../errors";
 import type { StoreDeps } from "./deps";
 
 /** One condition of a row filter, as listRows checked it. */
@@ -49,14 +54,72 @@ export async function rowSnapshot(deps: StoreDeps, table: Pick<CollectionDoc, "_
   let pending = loading.get(loadKey);
   if (!pending) {
     pending = (async () => {
-      const rows = await deps.database.c.rows.find({ collectionId: table._id }).sort({ _id: 1 }).toArray();
+      const caught = held && held.version < version ? await caughtUp(deps, table._id, held, version) : null;
+      const rows = caught ?? (await deps.database.c.rows.find({ collectionId: table._id }).sort({ _id: 1 }).toArray());
       const snap: Snapshot = { version, rows, sorted: new Map() };
-      deps.cache.setChecked(key, snap, rows.reduce((n, r) => n + r.bytes + ROW_OVERHEAD, 0));
+      // Never replace a copy another load has already brought further.
+      if ((deps.cache.getChecked<Snapshot>(key)?.version ?? -1) < version) {
+        deps.cache.setChecked(key, snap, rows.reduce((n, r) => n + r.bytes + ROW_OVERHEAD, 0));
+      }
       return snap;
     })().finally(() => loading.delete(loadKey));
     loading.set(loadKey, pending);
   }
   return pending;
+}
+
+/** How many changes of a table are written down (older notes are deleted as new ones come). */
+export const ROW_CHANGES_KEPT = 64;
+/** Past this many changed rows, reading the table again whole is cheaper than row by row. */
+const MAX_ROWS_CAUGHT_UP = 500;
+
+const changeId = (tableId: string, version: number) => `${tableId}:${version}`;
+
+/**
+ * Writes down that the change which took `version` touched `rowIds`, and deletes the note
+ * ROW_CHANGES_KEPT versions older. Called by tableChanged right after the version was taken.
+ */
+export async function recordRowChange(deps: Pick<StoreDeps, "database">, table: Pick<CollectionDoc, "_id" | "workspaceId">, version: number, rowIds: readonly string[]): Promise<void> {
+  const { rowChanges } = deps.database.c;
+  try {
+    await rowChanges.insertOne({ _id: changeId(table._id, version), workspaceId: table.workspaceId, collectionId: table._id, version, rowIds: [...rowIds] });
+  } catch (err) {
+    // A retried call: the note is already there.
+    if (!isDuplicateKey(err)) throw err;
+  }
+  if (version > ROW_CHANGES_KEPT) await rowChanges.deleteOne({ _id: changeId(table._id, version - ROW_CHANGES_KEPT) });
+}
+
+/**
+ * `held`'s rows brought up to `version` by reading the notes of the changes after it and the
+ * rows they name, all by `_id`; null when that cannot be done exactly (then the caller reads
+ * the table whole).
+ */
+async function caughtUp(deps: StoreDeps, tableId: string, held: Snapshot, version: number): Promise<RowDoc[] | null> {
+  if (version - held.version > ROW_CHANGES_KEPT) return null;
+  const versions = Array.from({ length: version - held.version }, (_, i) => held.version + 1 + i);
+  const notes = await Promise.all(versions.map((v) => deps.database.c.rowChanges.findOne({ _id: changeId(tableId, v) })));
+  const ids = new Set<string>();
+  for (const note of notes) {
+    if (!note) return null;
+    for (const id of note.rowIds) ids.add(id);
+  }
+  if (ids.size > MAX_ROWS_CAUGHT_UP) return null;
+  const fresh = await Promise.all([...ids].map((id) => deps.database.c.rows.findOne({ _id: id })));
+  const rows = held.rows.filter((r) => !ids.has(r._id));
+  for (const r of fresh) {
+    if (!r || r.collectionId !== tableId) continue; // deleted (or never this table's)
+    // In _id order: the first position whose id is greater.
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((rows[mid] as RowDoc)._id < r._id) lo = mid + 1;
+      else hi = mid;
+    }
+    rows.splice(lo, 0, r);
+  }
+  return rows;
 }
 
 /** Strings in code point order, as MongoDB and FerretDB compare them (UTF-16 units differ above U+FFFF). */

@@ -54,7 +54,7 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
     const ws = await database.c.workspaces.findOne({ _id: wsId }, { projection: { slug: 1, sandbox: 1 } });
     // Only a sandbox that is still hidden and unclaimed is ever purged.
     if (ws && (ws.sandbox?.state !== "expired" || !isHidden(ws))) return;
-    const byWorkspace = ["pages", "artifacts", "revisions", "rows", "rowRevisions", "events", "collections", "shareLinks", "workspaceSlugs"] as const;
+    const byWorkspace = ["pages", "artifacts", "revisions", "rows", "rowRevisions", "rowChanges", "events", "collections", "shareLinks", "workspaceSlugs"] as const;
     for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
     await database.c.workspaces.deleteOne({ _id: wsId, "sandbox.state": "expired" });
     cache.delete(`ws:${wsId}`);

@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
 import { EVENT_BYTES, markUsageChanging, RECORD_OVERHEAD_BYTES, releaseUsage, reserveUsage } from "./limits";
-import { rowPage, rowSnapshot, type RowCondition } from "./row-snapshots";
+import { recordRowChange, rowPage, rowSnapshot, type RowCondition } from "./row-snapshots";
 import { resolveWorkspaceForWrite } from "./workspaces";
 
 export type { ColumnInput };
@@ -33,10 +33,18 @@ function newRowId(): string {
 
 /**
  * Marks a table as changed (its rows or its columns): every change calls this once it has
- * written, so anything holding a copy of the rows knows it must read them again.
+ * written, so anything holding a copy of the rows knows it is behind. A change to some rows
+ * names them (`rowIds`): the version it took and those ids are written down
+ * (row-snapshots.ts), so a copy can catch up by reading just those rows; a change to every
+ * row (a column renamed or removed) names none, and copies are read again whole.
  */
-export async function tableChanged(deps: Pick<StoreDeps, "database">, tableId: string): Promise<void> {
-  await deps.database.c.collections.updateOne({ _id: tableId }, { $inc: { rowsVersion: 1 } });
+export async function tableChanged(deps: Pick<StoreDeps, "database">, table: Pick<CollectionDoc, "_id" | "workspaceId">, rowIds?: readonly string[]): Promise<void> {
+  if (!rowIds) {
+    await deps.database.c.collections.updateOne({ _id: table._id }, { $inc: { rowsVersion: 1 } });
+    return;
+  }
+  const after = await deps.database.c.collections.findOneAndUpdate({ _id: table._id }, { $inc: { rowsVersion: 1 } }, { returnDocument: "after" });
+  if (after) await recordRowChange(deps, table, after.rowsVersion ?? 0, rowIds);
 }
 
 export function tableView(c: CollectionDoc): TableView {
@@ -192,9 +200,11 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: {
     await database.c.rowRevisions.deleteMany({ rowId: { $in: rows.map((r) => r._id) } });
     await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
     await releaseUsage({ database }, ws._id, delta);
+    // A copy read while some of them were stored must not keep them.
+    await tableChanged(deps, table, rows.map((r) => r._id));
     throw err;
   }
-  await tableChanged(deps, table._id);
+  await tableChanged(deps, table, rows.map((r) => r._id));
   await recordEvent(deps, { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return { row_ids: rows.map((r) => r._id) };
@@ -206,15 +216,18 @@ function rowConflict(current: number, expected: number, why = "someone changed i
   });
 }
 
-/** Gives back the bytes of a row's revisions beyond REVISIONS_KEPT. */
+/**
+ * Gives back the bytes of the revision that fell out of the last REVISIONS_KEPT: each update
+ * writes one revision and drops the one REVISIONS_KEPT older, addressed by its `_id`
+ * (`${rowId}:v${version}`), so no row's history is searched. A revision a stopped update
+ * left behind stays, counted in the workspace's usage like any other.
+ */
 async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "version" | "workspaceId">): Promise<void> {
   const oldest = row.version - deps.config.REVISIONS_KEPT;
   if (oldest < 1) return;
-  const pruned = await deps.database.c.rowRevisions.find({ rowId: row._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
-  // Only what this call deleted itself is given back: a racing prune of the same revisions never releases them twice.
-  let freed = 0;
-  for (const p of pruned) if ((await deps.database.c.rowRevisions.deleteOne({ _id: p._id })).deletedCount === 1) freed += p.bytes;
-  if (freed > 0) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: freed });
+  // Only what this call deleted itself is given back: a racing prune of the same revision never releases it twice.
+  const gone = await deps.database.c.rowRevisions.findOneAndDelete({ _id: `${row._id}:v${oldest}` });
+  if (gone) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: gone.bytes });
 }
 
 /**
@@ -264,7 +277,7 @@ export async function updateRow(
     if (!isDuplicateKey(err)) throw err;
   }
   await pruneRowRevisions(deps, next);
-  await tableChanged(deps, table._id);
+  await tableChanged(deps, table, [row._id]);
   await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return rowView(next, readerIn(principal, ws));
@@ -293,7 +306,7 @@ export async function deleteRow(
   // The row goes; its tombstone revision and the event come.
   await releaseUsage({ database }, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
-  await tableChanged(deps, table._id);
+  await tableChanged(deps, table, [row._id]);
   await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
   await refreshTableViews(deps, ws, table.slug);
   return { row_id: row._id };
@@ -462,7 +475,7 @@ function valueCount(deps: StoreDeps, table: CollectionDoc, col: ColumnRule): Pro
 async function afterSchemaChange(deps: StoreDeps, principal: Principal, ws: WorkspaceDoc, table: CollectionDoc, type: string, label = table.name): Promise<TableView> {
   // The rows may have changed after the definition's write (a column renamed, added or
   // removed): a copy of the rows made meanwhile in another process must not count as current.
-  await tableChanged(deps, table._id);
+  await tableChanged(deps, table);
   await recordEvent(deps, { workspaceId: ws._id, type, actor: actorOf(principal), target: { kind: "collection", id: table._id, label } });
   await refreshTableViews(deps, ws, table.slug);
   return tableView(table);
@@ -531,7 +544,7 @@ export async function renameColumn(deps: StoreDeps, principal: Principal, input:
   // What is left under the old name is empty: the new name is empty there too (never
   // touching a row that already has a value under the new name).
   await deps.database.c.rows.updateMany({ collectionId: table._id, [from]: null, [to]: null }, { $set: { [to]: null }, $unset: { [from]: "" } });
-  await tableChanged(deps, table._id);
+  await tableChanged(deps, table);
   return afterSchemaChange(deps, principal, ws, next, "column.renamed", `${table.name}: ${col.name} → ${input.name}`);
 }
 
@@ -602,6 +615,7 @@ export async function deleteTable(deps: StoreDeps, principal: Principal, input: 
   for await (const rev of database.c.rowRevisions.find({ collectionId: table._id }, { projection: { bytes: 1 } })) freed += rev.bytes;
   await database.c.rows.deleteMany({ collectionId: table._id });
   await database.c.rowRevisions.deleteMany({ collectionId: table._id });
+  await database.c.rowChanges.deleteMany({ collectionId: table._id });
   await releaseUsage(deps, ws._id, { pages: 0, bytes: freed });
   await recordEvent(deps, { workspaceId: ws._id, type: "collection.deleted", actor: actorOf(principal), target: { kind: "collection", id: table._id, label: table.name } });
   await refreshTableViews(deps, ws, table.slug);

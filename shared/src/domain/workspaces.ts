@@ -278,7 +278,7 @@ export async function deleteWorkspace(deps: StoreDeps, principal: Principal, inp
 }
 
 /** What a workspace owns, by its id: removed when the workspace is deleted. */
-const OWNED_BY_WORKSPACE = ["artifacts", "shareLinks", "pages", "revisions", "rows", "rowRevisions", "collections", "events", "workspaceSlugs"] as const;
+const OWNED_BY_WORKSPACE = ["artifacts", "shareLinks", "pages", "revisions", "rows", "rowRevisions", "rowChanges", "collections", "events", "workspaceSlugs"] as const;
 
 /**
  * The steps of a workspace delete after its mark, each idempotent: its addresses and share
