@@ -55,8 +55,8 @@ export async function rowSnapshot(deps: StoreDeps, table: Pick<CollectionDoc, "_
   if (!pending) {
     pending = (async () => {
       const caught = held && held.version < version ? await caughtUp(deps, table._id, held, version) : null;
-      const rows = caught ?? (await deps.database.c.rows.find({ collectionId: table._id }).sort({ _id: 1 }).toArray());
-      const snap: Snapshot = { version, rows, sorted: new Map() };
+      const rows = caught?.rows ?? (await deps.database.c.rows.find({ collectionId: table._id }).sort({ _id: 1 }).toArray());
+      const snap: Snapshot = { version, rows, sorted: caught?.sorted ?? new Map() };
       // Never replace a copy another load has already brought further.
       if ((deps.cache.getChecked<Snapshot>(key)?.version ?? -1) < version) {
         deps.cache.setChecked(key, snap, rows.reduce((n, r) => n + r.bytes + ROW_OVERHEAD, 0));
@@ -91,11 +91,13 @@ export async function recordRowChange(deps: Pick<StoreDeps, "database">, table: 
 }
 
 /**
- * `held`'s rows brought up to `version` by reading the notes of the changes after it and the
- * rows they name, all by `_id`; null when that cannot be done exactly (then the caller reads
- * the table whole).
+ * `held` brought up to `version` by reading the notes of the changes after it and the rows
+ * they name, all by `_id`; null when that cannot be done exactly (then the caller reads the
+ * table whole). The sort orders `held` had built are carried over too (the changed rows taken
+ * out, the fresh ones merged in), so a sorted page right after a write does not sort the
+ * whole table again.
  */
-async function caughtUp(deps: StoreDeps, tableId: string, held: Snapshot, version: number): Promise<RowDoc[] | null> {
+async function caughtUp(deps: StoreDeps, tableId: string, held: Snapshot, version: number): Promise<Pick<Snapshot, "rows" | "sorted"> | null> {
   if (version - held.version > ROW_CHANGES_KEPT) return null;
   const versions = Array.from({ length: version - held.version }, (_, i) => held.version + 1 + i);
   const notes = await Promise.all(versions.map((v) => deps.database.c.rowChanges.findOne({ _id: changeId(tableId, v) })));
@@ -105,21 +107,29 @@ async function caughtUp(deps: StoreDeps, tableId: string, held: Snapshot, versio
     for (const id of note.rowIds) ids.add(id);
   }
   if (ids.size > MAX_ROWS_CAUGHT_UP) return null;
-  const fresh = await Promise.all([...ids].map((id) => deps.database.c.rows.findOne({ _id: id })));
-  const rows = held.rows.filter((r) => !ids.has(r._id));
-  for (const r of fresh) {
-    if (!r || r.collectionId !== tableId) continue; // deleted (or never this table's)
-    // In _id order: the first position whose id is greater.
-    let lo = 0;
-    let hi = rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((rows[mid] as RowDoc)._id < r._id) lo = mid + 1;
-      else hi = mid;
-    }
-    rows.splice(lo, 0, r);
+  const fresh = (await Promise.all([...ids].map((id) => deps.database.c.rows.findOne({ _id: id })))).filter(
+    (r): r is RowDoc => r !== null && r.collectionId === tableId, // absent: deleted (or never this table's)
+  );
+  const sorted = new Map<string, RowDoc[]>();
+  for (const [key, order] of held.sorted) {
+    const compare = comparer({ column: key.slice(0, -2), desc: key.endsWith(":d") });
+    sorted.set(key, mergeChanged(order, ids, [...fresh].sort(compare), compare));
   }
-  return rows;
+  const byId = comparer(undefined);
+  return { rows: mergeChanged(held.rows, ids, [...fresh].sort(byId), byId), sorted };
+}
+
+/** `order` without the rows in `changed`, merged with `fresh` (both in `compare`'s order). */
+function mergeChanged(order: RowDoc[], changed: Set<string>, fresh: RowDoc[], compare: (a: RowDoc, b: RowDoc) => number): RowDoc[] {
+  const out: RowDoc[] = [];
+  let j = 0;
+  for (const r of order) {
+    if (changed.has(r._id)) continue;
+    while (j < fresh.length && compare(fresh[j] as RowDoc, r) < 0) out.push(fresh[j++] as RowDoc);
+    out.push(r);
+  }
+  while (j < fresh.length) out.push(fresh[j++] as RowDoc);
+  return out;
 }
 
 /** Strings in code point order, as MongoDB and FerretDB compare them (UTF-16 units differ above U+FFFF). */
@@ -176,17 +186,22 @@ function matches(r: RowDoc, c: RowCondition, regexes: Map<RowCondition, RegExp>)
   }
 }
 
-/** One page of rows, as listRows would get it from the database with the same query. */
-export function rowPage(snap: Snapshot, q: RowPageQuery): RowDoc[] {
-  let order = snap.rows;
-  const sort = q.sort;
-  const compare = sort
+/** The order of a sort (the column's values, then _id), or _id order. */
+function comparer(sort: { column: string; desc: boolean } | undefined): (a: RowDoc, b: RowDoc) => number {
+  return sort
     ? (a: RowDoc, b: RowDoc) => {
         const d = compareCells(valueOf(a, sort.column), valueOf(b, sort.column));
         if (d !== 0) return sort.desc ? -d : d;
         return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
       }
     : (a: RowDoc, b: RowDoc) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+}
+
+/** One page of rows, as listRows would get it from the database with the same query. */
+export function rowPage(snap: Snapshot, q: RowPageQuery): RowDoc[] {
+  let order = snap.rows;
+  const sort = q.sort;
+  const compare = comparer(sort);
   if (sort) {
     const key = `${sort.column}:${sort.desc ? "d" : "a"}`;
     let sorted = snap.sorted.get(key);

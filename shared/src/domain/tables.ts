@@ -217,17 +217,23 @@ function rowConflict(current: number, expected: number, why = "someone changed i
 }
 
 /**
- * Gives back the bytes of the revision that fell out of the last REVISIONS_KEPT: each update
+ * Gives back the bytes of the revisions that fell out of the last REVISIONS_KEPT: each update
  * writes one revision and drops the one REVISIONS_KEPT older, addressed by its `_id`
- * (`${rowId}:v${version}`), so no row's history is searched. A revision a stopped update
- * left behind stays, counted in the workspace's usage like any other.
+ * (`${rowId}:v${version}`), so no row's history is searched. Older ones that an update
+ * stopped before its prune left behind go too: the versions just below are looked up by `_id`
+ * while they exist (normally one lookup that finds nothing), and the run is deleted lowest
+ * first, so a prune stopped midway leaves a run the next one finds again.
  */
 async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "version" | "workspaceId">): Promise<void> {
+  const { rowRevisions } = deps.database.c;
   const oldest = row.version - deps.config.REVISIONS_KEPT;
   if (oldest < 1) return;
+  let low = oldest;
+  while (low > 1 && (await rowRevisions.findOne({ _id: `${row._id}:v${low - 1}` }, { projection: { _id: 1 } }))) low--;
   // Only what this call deleted itself is given back: a racing prune of the same revision never releases it twice.
-  const gone = await deps.database.c.rowRevisions.findOneAndDelete({ _id: `${row._id}:v${oldest}` });
-  if (gone) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: gone.bytes });
+  let freed = 0;
+  for (let v = low; v <= oldest; v++) freed += (await rowRevisions.findOneAndDelete({ _id: `${row._id}:v${v}` }))?.bytes ?? 0;
+  if (freed > 0) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: freed });
 }
 
 /**
