@@ -9,7 +9,7 @@ import type { Deps } from "@atelier/shared/domain/deps";
 import { bearerChallenge } from "@atelier/shared/domain/discovery";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import { healthStatus } from "@atelier/shared/health";
-import { loggablePath } from "@atelier/shared/http-log";
+import { logRequest } from "@atelier/shared/http-log";
 import { sendError } from "@atelier/shared/http-errors";
 import type { Logger } from "@atelier/shared/logger";
 import proxyaddr from "proxy-addr";
@@ -105,15 +105,11 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener {
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
     if (path !== "/healthz") {
-      // The line pino-http wrote: id, method, path (never the query), status, time.
       const id = ++nextId;
-      const start = performance.now();
-      const line = (message: string) =>
-        requestLogger.info(
-          { req: { id, method: req.method, path: loggablePath(url) }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - start) },
-          message,
-        );
-      res.once("close", () => line(res.writableFinished ? "request completed" : "request aborted"));
+      const startedAt = performance.now();
+      res.once("close", () =>
+        logRequest(requestLogger, { id, method: req.method, url, statusCode: res.statusCode, startedAt }, res.writableFinished ? "request completed" : "request aborted"),
+      );
     }
     route(req, res, path).catch((err: unknown) =>
       answerError(config, logger, req, res, err).catch((e: unknown) => {

@@ -18,7 +18,7 @@ function notJson(): AppError {
 }
 
 /** Whether the request says its body is JSON (application/json, any parameters). */
-export function isJsonRequest(req: IncomingMessage): boolean {
+function isJsonRequest(req: IncomingMessage): boolean {
   const type = req.headers["content-type"];
   if (!type) return false;
   return (type.split(";", 1)[0] ?? "").trim().toLowerCase() === "application/json";

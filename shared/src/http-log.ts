@@ -22,6 +22,18 @@ export function loggablePath(url: string): string {
   return path;
 }
 
+/**
+ * The request line of a path answered without pino-http (the server's lean read path, the
+ * sidecar): the same fields pino-http writes through createHttpLogger's serializers.
+ */
+export function logRequest(
+  logger: Logger,
+  r: { id: string | number; method: string | undefined; url: string; statusCode: number; startedAt: number },
+  message = "request completed",
+): void {
+  logger.info({ req: { id: r.id, method: r.method, path: loggablePath(r.url) }, res: { statusCode: r.statusCode }, responseTime: Math.round(performance.now() - r.startedAt) }, message);
+}
+
 export function createHttpLogger(logger: Logger): HttpLogger {
   return pinoHttp({
     logger,

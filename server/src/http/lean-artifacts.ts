@@ -7,6 +7,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { cachedPublicArtifact } from "@atelier/shared/domain/artifacts";
 import { SLUG_PATTERN } from "@atelier/shared/schemas/common";
+import { logRequest } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
 import type { ReadCache } from "@atelier/shared/domain/cache";
 import { artifactHeaders, etagMatches, PUBLIC_ARTIFACT_CACHE } from "../features/artifacts/artifacts.routes";
@@ -36,7 +37,7 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
       entry = { body, headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE } };
       bytes.set(doc, entry);
     }
-    const start = performance.now();
+    const startedAt = performance.now();
     served++;
     if (etagMatches(req.headers["if-none-match"], doc.etag)) {
       res.writeHead(304, entry.headers);
@@ -47,10 +48,7 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
       else res.end(entry.body);
     }
     // The same line pino-http writes for every other request; the logger given here buffers it.
-    deps.logger.info(
-      { req: { id: `lean-${++nextId}`, method, path: url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - start) },
-      "request completed",
-    );
+    logRequest(deps.logger, { id: `lean-${++nextId}`, method, url, statusCode: res.statusCode, startedAt });
   };
   return {
     listener,
