@@ -13,6 +13,11 @@ export function newPageId(): string {
 }
 
 /** A secret of `bytes` random bytes in base64url (32 bytes = 256 bits by default). */
+/** The `_id` of version `version` of a page or a row (revisions are addressed by it, never searched). */
+export function revisionId(of: string, version: number): string {
+  return `${of}:v${version}`;
+}
+
 export function newSecret(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }

@@ -3,7 +3,7 @@
 // use case returns the view both adapters answer with.
 import type { CollectionDoc, PageDoc, PartDoc, RevisionDoc, WorkspaceDoc } from "../db/index";
 import { AppError, isDuplicateKey } from "../errors";
-import { newId, newPageId } from "../ids";
+import { newId, newPageId, revisionId } from "../ids";
 import { utf8Bytes } from "../schemas/cells";
 import type { CreatePageInput, PageListView, PageSummaryView, PageView, RevisionView, UpdatePageInput } from "../schemas/pages";
 import { z } from "zod";
@@ -180,7 +180,7 @@ export async function pageHistory(deps: StoreDeps, principal: Principal, slug: s
 
 async function readableRevision(deps: StoreDeps, principal: Principal, slug: string, version: number): Promise<{ rev: RevisionDoc; reader: Reader }> {
   const { page, ws } = await readablePage(deps, principal, { slug });
-  const rev = await deps.database.c.revisions.findOne({ _id: `${page._id}:v${version}` });
+  const rev = await deps.database.c.revisions.findOne({ _id: revisionId(page._id, version) });
   if (!rev) throw new AppError("not_found", `The page has no version ${version} (or it is no longer kept).`);
   return { rev, reader: readerIn(principal, ws) };
 }
@@ -213,7 +213,7 @@ function tableParts(specs: TableViewSpec[] | undefined, from: number): PartDoc[]
 export async function finishVersion(deps: StoreDeps, page: PageDoc, ws: WorkspaceDoc, html?: string, renditionCharged?: number): Promise<void> {
   const { database, config } = deps;
   const revision: RevisionDoc = {
-    _id: `${page._id}:v${page.version}`,
+    _id: revisionId(page._id, page.version),
     pageId: page._id,
     workspaceId: page.workspaceId,
     version: page.version,

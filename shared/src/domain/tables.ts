@@ -4,7 +4,7 @@
 // tables through `table_view` parts (table-views.ts), re-rendered when rows change.
 import type { Actor, CellValue, CollectionDoc, RowDoc, RowRevisionDoc, WorkspaceDoc } from "../db/index";
 import { AppError, invalidField, invalidInput, isDuplicateKey } from "../errors";
-import { newId, newSecret } from "../ids";
+import { newId, newSecret, revisionId } from "../ids";
 import { checkCell, checkColumns, utf8Bytes, type ColumnInput, type ColumnRule } from "../schemas/cells";
 import type { RowListView, RowRevisionView, RowView, TableView } from "../schemas/tables";
 import { z } from "zod";
@@ -151,7 +151,7 @@ function rowBytes(values: Record<string, CellValue>): number {
 
 function revision(row: RowDoc, actor: Actor, deleted = false): RowRevisionDoc {
   return {
-    _id: `${row._id}:v${row.version}`,
+    _id: revisionId(row._id, row.version),
     rowId: row._id,
     workspaceId: row.workspaceId,
     collectionId: row.collectionId,
@@ -219,7 +219,7 @@ function rowConflict(current: number, expected: number, why = "someone changed i
 /**
  * Gives back the bytes of the revisions that fell out of the last REVISIONS_KEPT: each update
  * writes one revision and drops the one REVISIONS_KEPT older, addressed by its `_id`
- * (`${rowId}:v${version}`), so no row's history is searched. Older ones that an update
+ * (`revisionId`), so no row's history is searched. Older ones that an update
  * stopped before its prune left behind go too: the versions just below are looked up by `_id`
  * while they exist (normally one lookup that finds nothing), and the run is deleted lowest
  * first, so a prune stopped midway leaves a run the next one finds again.
@@ -229,10 +229,10 @@ async function pruneRowRevisions(deps: StoreDeps, row: Pick<RowDoc, "_id" | "ver
   const oldest = row.version - deps.config.REVISIONS_KEPT;
   if (oldest < 1) return;
   let low = oldest;
-  while (low > 1 && (await rowRevisions.findOne({ _id: `${row._id}:v${low - 1}` }, { projection: { _id: 1 } }))) low--;
+  while (low > 1 && (await rowRevisions.findOne({ _id: revisionId(row._id, low - 1) }, { projection: { _id: 1 } }))) low--;
   // Only what this call deleted itself is given back: a racing prune of the same revision never releases it twice.
   let freed = 0;
-  for (let v = low; v <= oldest; v++) freed += (await rowRevisions.findOneAndDelete({ _id: `${row._id}:v${v}` }))?.bytes ?? 0;
+  for (let v = low; v <= oldest; v++) freed += (await rowRevisions.findOneAndDelete({ _id: revisionId(row._id, v) }))?.bytes ?? 0;
   if (freed > 0) await releaseUsage(deps, row.workspaceId, { pages: 0, bytes: freed });
 }
 
