@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { describeError, fieldIssue } from "../../lib/errors";
 import { type Member, type Role, useAddMember, useMembers, useRemoveMember, useSetMemberRole } from "../../lib/collaboration";
 import { looksLikeEmail } from "../sign-in/sign-in-messages";
@@ -43,18 +43,9 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
             const lastOwner = m.role === "owner" && owners <= 1;
             return (
               <li key={m.user_id} className="member-row">
-                <span className="avatar avatar--small" aria-hidden="true">
-                  {(m.email[0] ?? "?").toUpperCase()}
-                </span>
-                <span className="member-row__who">
-                  <span className="member-row__email">
-                    <EmailAddress email={m.email} />
-                    {m.user_id === meId ? <span className="chip">You</span> : null}
-                  </span>
-                  <span className="member-row__meta">
-                    <TimeAgo iso={m.added_at} prefix="added " />
-                  </span>
-                </span>
+                <MemberWho email={m.email} chip={m.user_id === meId ? "You" : null}>
+                  <TimeAgo iso={m.added_at} prefix="added " />
+                </MemberWho>
                 {canManage && !lastOwner ? (
                   <span className="member-row__actions">
                     <label className="sr-only" htmlFor={`role-${m.user_id}`}>
@@ -100,18 +91,9 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
           <ul className="member-list" aria-label="Pending invitations">
             {pending.map((m) => (
               <li key={m.user_id} className="member-row">
-                <span className="avatar avatar--small" aria-hidden="true">
-                  {(m.email[0] ?? "?").toUpperCase()}
-                </span>
-                <span className="member-row__who">
-                  <span className="member-row__email">
-                    <EmailAddress email={m.email} />
-                    <span className="chip">Pending</span>
-                  </span>
-                  <span className="member-row__meta">
-                    {ROLE_NAMES[m.role]} · <TimeAgo iso={m.added_at} prefix="invited " />
-                  </span>
-                </span>
+                <MemberWho email={m.email} chip="Pending">
+                  {ROLE_NAMES[m.role]} · <TimeAgo iso={m.added_at} prefix="invited " />
+                </MemberWho>
                 {canManage ? (
                   <button type="button" className="button button--small button--quiet" onClick={() => setWithdrawing(m)} aria-label={`Withdraw the invitation to ${m.email}`}>
                     Withdraw
@@ -256,5 +238,23 @@ function InviteForm({ slug }: { slug: string }) {
         {added}
       </p>
     </form>
+  );
+}
+
+/** The person half of a member row (a member or a pending invitation): initial, address, a chip, one line about them. */
+function MemberWho({ email, chip, children }: { email: string; chip: string | null; children: ReactNode }) {
+  return (
+    <>
+      <span className="avatar avatar--small" aria-hidden="true">
+        {(email[0] ?? "?").toUpperCase()}
+      </span>
+      <span className="member-row__who">
+        <span className="member-row__email">
+          <EmailAddress email={email} />
+          {chip ? <span className="chip">{chip}</span> : null}
+        </span>
+        <span className="member-row__meta">{children}</span>
+      </span>
+    </>
   );
 }
