@@ -28,16 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: [
-      "shared/src/config.ts",
-      "shared/src/devtools/**",
-      "shared/src/testing/**",
-      "e2e/**",
-      "bench/**",
-      "**/*.test.ts",
-      "*.config.ts",
-      "*/vite.config.ts",
-    ],
+    files: ["shared/src/config.ts", "shared/src/devtools/**", "shared/src/testing/**", "e2e/**", "bench/**", "**/*.test.ts", "*.config.ts", "*/vite.config.ts"],
     rules: { "no-restricted-properties": "off" },
   },
   {
@@ -74,7 +65,7 @@ export default tseslint.config(
         "error",
         {
           selector: "ExportNamedDeclaration > FunctionDeclaration > Identifier.params:first-child[name=/^(database|db)$/]",
-          message: "Domain functions take deps first (Pick<Deps, \"database\">), not the database.",
+          message: 'Domain functions take deps first (Pick<Deps, "database">), not the database.',
         },
       ],
     },

@@ -36,8 +36,6 @@ const SLUG = "weekly-status";
  */
 export type Target = "nginx" | "node-http" | "atelier" | "production" | "cached-100" | "cached-100k" | "exact-100" | "exact-100k";
 
-
-
 /** % of one core that other processes may use during a case before it is flagged as noisy. */
 const NOISE_THRESHOLD = 25;
 
@@ -117,7 +115,12 @@ async function seedPage(database: Database, env: Record<string, string>, markdow
   await createPage(
     { database, config, cache: NO_CACHE },
     { kind: "user", user },
-    { slug: SLUG, title: "Weekly status: the road to the beta", summary: "Where the project stands, what is next, and the numbers we watch.", body_markdown: markdown },
+    {
+      slug: SLUG,
+      title: "Weekly status: the road to the beta",
+      summary: "Where the project stands, what is next, and the numbers we watch.",
+      body_markdown: markdown,
+    },
   );
 }
 
@@ -133,7 +136,7 @@ async function seedFiller(database: Database, total: number, log: (line: string)
   const have = await database.c.pages.countDocuments({});
   const html = (art.html ?? "").slice(0, 2048);
   const t0 = performance.now();
-  for (let n = have; n < total; ) {
+  for (let n = have; n < total;) {
     const batch = Math.min(1000, total - n);
     const pages = [];
     const arts = [];
@@ -183,7 +186,12 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const envFor = (logLevel: string) => serverEnv({ db, port: serverPort, dataDir: path.join(dir, "server-data"), logLevel });
   await seedPage(db.database, envFor(mainLevel), markdown);
 
-  let server = await startServer({ env: envFor(mainLevel), logFile: path.join(dir, `server-${mainLevel}.log`), name: `server (LOG_LEVEL=${mainLevel})`, build: opts.serverBuild });
+  let server = await startServer({
+    env: envFor(mainLevel),
+    logFile: path.join(dir, `server-${mainLevel}.log`),
+    name: `server (LOG_LEVEL=${mainLevel})`,
+    build: opts.serverBuild,
+  });
   const atelierUrl = `http://127.0.0.1:${serverPort}/a/${SLUG}`;
   const first = await fetch(atelierUrl);
   const html = Buffer.from(await first.arrayBuffer());
@@ -245,7 +253,13 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const cases: CaseResult[] = [];
   const measure = async (target: Target, url: string, connections: number, logLevel: string | null) => {
     const label = `${labelOf({ target, logLevel: null })}${logLevel ? ` (LOG_LEVEL=${logLevel})` : ""}, ${connections} connection${connections === 1 ? "" : "s"}`;
-    const common = { url, connections, threads: opts.threads, workDir: dir, cpuTargets: cpuTargets(servers(), target === "production" ? nginxProd : nginx, nodeHttp, db) };
+    const common = {
+      url,
+      connections,
+      threads: opts.threads,
+      workDir: dir,
+      cpuTargets: cpuTargets(servers(), target === "production" ? nginxProd : nginx, nodeHttp, db),
+    };
     const idleCpuBefore = await waitForQuiet({
       threshold: NOISE_THRESHOLD,
       maxWaitMs: 15_000,
@@ -305,7 +319,12 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
 
   for (const level of opts.logLevels.slice(1)) {
     await server.stop();
-    server = await startServer({ env: envFor(level), logFile: path.join(dir, `server-${level}.log`), name: `server (LOG_LEVEL=${level})`, build: opts.serverBuild });
+    server = await startServer({
+      env: envFor(level),
+      logFile: path.join(dir, `server-${level}.log`),
+      name: `server (LOG_LEVEL=${level})`,
+      build: opts.serverBuild,
+    });
     for (const c of opts.connections) await measure("atelier", atelierUrl, c, level);
   }
 
@@ -349,7 +368,14 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   for (const x of cases) {
     const n = cases.find((y) => y.target === "nginx" && y.connections === x.connections);
     if (!n || x.target === "nginx") continue;
-    ratios.push({ connections: x.connections, target: x.target, logLevel: x.logLevel, rpsRatio: Math.round((1000 * x.rps) / n.rps) / 1000, p99Ms: x.p99Ms, nginxP99Ms: n.p99Ms });
+    ratios.push({
+      connections: x.connections,
+      target: x.target,
+      logLevel: x.logLevel,
+      rpsRatio: Math.round((1000 * x.rps) / n.rps) / 1000,
+      p99Ms: x.p99Ms,
+      nginxP99Ms: n.p99Ms,
+    });
   }
   ratios.sort((a, b) => a.connections - b.connections);
   const main = ratios.find((r) => r.target === "atelier" && r.connections === TARGETS.connections && r.logLevel === mainLevel);
@@ -405,7 +431,16 @@ const LABELS: Record<Target, string> = {
   "exact-100k": "GET /a/{slug}, CACHE_TTL_MS=0, 100,000 pages stored",
 };
 const labelOf = (x: { target: Target; logLevel: string | null }) => `${LABELS[x.target]}${x.logLevel ? ` (${x.logLevel})` : ""}`;
-const SERVER_CPU: Record<Target, string> = { nginx: "nginx", "node-http": "node-http", atelier: "server", production: "nginx", "cached-100": "server", "cached-100k": "server", "exact-100": "exact", "exact-100k": "exact" };
+const SERVER_CPU: Record<Target, string> = {
+  nginx: "nginx",
+  "node-http": "node-http",
+  atelier: "server",
+  production: "nginx",
+  "cached-100": "server",
+  "cached-100k": "server",
+  "exact-100": "exact",
+  "exact-100k": "exact",
+};
 
 /** CPU time a process spent per request served, in µs. */
 function perRequest(c: CaseResult, k: string): string {
@@ -438,7 +473,25 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
   const out = [
     `artifact read: ${r.page.htmlBytes} bytes of HTML (from ${r.page.markdownBytes} bytes of Markdown); ` +
       `wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up; server: ${r.setup.server}; database: ${r.setup.database}`,
-    table(["target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% server", "CPU% db", "CPU% wrk", "CPU% other", "µs/req server", "µs/req db", "max RSS MB"], rows),
+    table(
+      [
+        "target",
+        "conns",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "bytes/resp",
+        "CPU% server",
+        "CPU% db",
+        "CPU% wrk",
+        "CPU% other",
+        "µs/req server",
+        "µs/req db",
+        "max RSS MB",
+      ],
+      rows,
+    ),
     "",
     table(
       ["compared with nginx", "conns", "req/s ratio", "p99 ms", "nginx p99 ms"],
@@ -452,7 +505,9 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
       `one process ${pct(r.wave2.oneProcessRatio)} (≥ 25 %); growth 100,000 / 100 pages ${pct(r.wave2.growthRatioCached)} as shipped, ${pct(r.wave2.growthRatio)} with every read from the database (≥ 80 %); max RSS ${r.wave2.maxRssMb ?? "-"} MB (< 200)`,
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request served. server = the process (group) answering, db = the embedded database, ` +
       `other = the rest of the machine (this runner, the kernel, other work; ${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
-      (r.cases.some((c) => c.noisy) ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.` : ""),
+      (r.cases.some((c) => c.noisy)
+        ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.`
+        : ""),
   ];
   if (r.profile) {
     out.push(

@@ -136,7 +136,12 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   await createPage(
     { database: db.database, config, cache: NO_CACHE },
     { kind: "user", user: agent.user },
-    { slug: SLUG, title: "Weekly status: the road to the beta", summary: "Where the project stands, what is next, and the numbers we watch.", body_markdown: markdown },
+    {
+      slug: SLUG,
+      title: "Weekly status: the road to the beta",
+      summary: "Where the project stands, what is next, and the numbers we watch.",
+      body_markdown: markdown,
+    },
   );
 
   const startSidecar = (name: string, build: ServerBuild, nodeFlags: string[] = []) =>
@@ -181,7 +186,8 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   if (noopAnswer.status !== 200 || noopText !== "ok") throw new Error(`the no-op floor answered ${noopAnswer.status}: ${JSON.stringify(noopAnswer.json)}`);
   responses.noop = { bytes: noopAnswer.bytes, ms: round2(noopAnswer.ms) };
   const sharedAnswer = await postMcp(sharedUrl, requests["noop-shared"].req);
-  if (sharedAnswer.status !== 200 || sharedAnswer.bytes !== noopAnswer.bytes) throw new Error(`the shared-validator floor answered ${sharedAnswer.status}: ${JSON.stringify(sharedAnswer.json)}`);
+  if (sharedAnswer.status !== 200 || sharedAnswer.bytes !== noopAnswer.bytes)
+    throw new Error(`the shared-validator floor answered ${sharedAnswer.status}: ${JSON.stringify(sharedAnswer.json)}`);
   responses["noop-shared"] = { bytes: sharedAnswer.bytes, ms: round2(sharedAnswer.ms) };
   const pageAnswer = await postMcp(sidecarUrl, requests.get_page.req);
   const page = toolResult<{ page: { slug: string } }>(pageAnswer, "get_page");
@@ -189,16 +195,21 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   responses.get_page = { bytes: pageAnswer.bytes, ms: round2(pageAnswer.ms) };
   const listAnswer = await postMcp(sidecarUrl, requests["tools/list"].req);
   const tools = (listAnswer.json as { result?: { tools?: unknown[] } } | null)?.result?.tools;
-  if (listAnswer.status !== 200 || !Array.isArray(tools)) throw new Error(`tools/list answered ${listAnswer.status}: ${JSON.stringify(listAnswer.json).slice(0, 300)}`);
+  if (listAnswer.status !== 200 || !Array.isArray(tools))
+    throw new Error(`tools/list answered ${listAnswer.status}: ${JSON.stringify(listAnswer.json).slice(0, 300)}`);
   responses["tools/list"] = { bytes: listAnswer.bytes, ms: round2(listAnswer.ms) };
   const noopModern = await postMcp(noopUrl, requests["noop-2026"].req);
   const noopModernText = (noopModern.json as { result?: { content?: { text?: string }[] } } | null)?.result?.content?.[0]?.text;
-  if (noopModern.status !== 200 || noopModernText !== "ok") throw new Error(`the no-op floor (2026-07-28) answered ${noopModern.status}: ${JSON.stringify(noopModern.json)}`);
+  if (noopModern.status !== 200 || noopModernText !== "ok")
+    throw new Error(`the no-op floor (2026-07-28) answered ${noopModern.status}: ${JSON.stringify(noopModern.json)}`);
   responses["noop-2026"] = { bytes: noopModern.bytes, ms: round2(noopModern.ms) };
   const pageModern = await postMcp(sidecarUrl, requests["get_page-2026"].req);
-  if (toolResult<{ page: { slug: string } }>(pageModern, "get_page (2026-07-28)").page.slug !== SLUG) throw new Error("get_page (2026-07-28) returned another page");
+  if (toolResult<{ page: { slug: string } }>(pageModern, "get_page (2026-07-28)").page.slug !== SLUG)
+    throw new Error("get_page (2026-07-28) returned another page");
   responses["get_page-2026"] = { bytes: pageModern.bytes, ms: round2(pageModern.ms) };
-  log(`get_page answers ${pageAnswer.bytes} bytes of JSON (page of ${Buffer.byteLength(markdown)} bytes of Markdown); tools/list ${listAnswer.bytes} bytes (${tools.length} tools); the no-op ${noopAnswer.bytes} bytes`);
+  log(
+    `get_page answers ${pageAnswer.bytes} bytes of JSON (page of ${Buffer.byteLength(markdown)} bytes of Markdown); tools/list ${listAnswer.bytes} bytes (${tools.length} tools); the no-op ${noopAnswer.bytes} bytes`,
+  );
   const checks = await transportChecks(sidecarUrl, agent.token);
   const lookups = await getPageLookups(db.database, agent.token);
 
@@ -334,10 +345,22 @@ async function transportChecks(url: string, token: string): Promise<McpCheck[]> 
   const body = toolCall("get_page", { slug: SLUG });
   const auth = { Authorization: `Bearer ${token}` };
   const probes: { what: string; headers: Record<string, string>; note: (s: number) => string }[] = [
-    { what: "tools/call with no initialize, no session id, no protocol version", headers: { ...MCP_HEADERS, ...auth }, note: (s) => (s === 200 ? "accepted: each request stands alone" : "refused") },
-    { what: "Accept: application/json only", headers: { "Content-Type": "application/json", Accept: "application/json", ...auth }, note: () => "both types must be accepted" },
+    {
+      what: "tools/call with no initialize, no session id, no protocol version",
+      headers: { ...MCP_HEADERS, ...auth },
+      note: (s) => (s === 200 ? "accepted: each request stands alone" : "refused"),
+    },
+    {
+      what: "Accept: application/json only",
+      headers: { "Content-Type": "application/json", Accept: "application/json", ...auth },
+      note: () => "both types must be accepted",
+    },
     { what: "no Content-Type", headers: { Accept: MCP_HEADERS.Accept ?? "", ...auth }, note: () => "must be application/json" },
-    { what: "Mcp-Protocol-Version: 1999-01-01", headers: { ...MCP_HEADERS, ...auth, "Mcp-Protocol-Version": "1999-01-01" }, note: () => "an unsupported version is refused" },
+    {
+      what: "Mcp-Protocol-Version: 1999-01-01",
+      headers: { ...MCP_HEADERS, ...auth, "Mcp-Protocol-Version": "1999-01-01" },
+      note: () => "an unsupported version is refused",
+    },
   ];
   const out: McpCheck[] = [];
   for (const p of probes) {
@@ -389,7 +412,23 @@ export function formatMcp(r: McpResult): string {
     `answers: get_page ${r.responses.get_page.bytes} bytes (a page of ${r.page.markdownBytes} bytes of Markdown), tools/list ${r.responses["tools/list"].bytes} bytes (${r.toolsListed} tools), no-op ${r.responses.noop.bytes} bytes; ` +
       `the reference floor shares one JSON Schema validator between Servers (by default each new Server builds its own Ajv)`,
     table(
-      [...(multi ? ["round"] : []), "target", "conns", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% proc", "CPU% db", "CPU% wrk", "CPU% other", "µs/req proc", "µs/req db", "max RSS MB"],
+      [
+        ...(multi ? ["round"] : []),
+        "target",
+        "conns",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "bytes/resp",
+        "CPU% proc",
+        "CPU% db",
+        "CPU% wrk",
+        "CPU% other",
+        "µs/req proc",
+        "µs/req db",
+        "max RSS MB",
+      ],
       rows,
     ),
     "",
@@ -405,7 +444,9 @@ export function formatMcp(r: McpResult): string {
       (r.target.ratio === null ? "not measured" : `${fixed(r.target.ratio * 100, 1)} % → ${r.target.met ? "met" : "MISSED"}`),
     `CPU% is of one core (the machine has ${availableParallelism()}); proc = the process answering (sidecar or floor), db = the embedded database, µs/req = CPU time per request; ` +
       `errors = socket errors + HTTP ≥ 400 + tool/JSON-RPC errors in 200 answers; other = the rest of the machine (${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
-      (r.cases.some((c) => c.noisy) ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.` : ""),
+      (r.cases.some((c) => c.noisy)
+        ? `\n* noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case; run again on a quiet machine.`
+        : ""),
     "",
     "transport checks (by hand, before the load):",
     ...r.checks.map((c) => `  ${c.status} ${c.contentType ?? ""}  ${c.what}: ${c.note}`),

@@ -130,7 +130,18 @@ function prng(seed: number): () => number {
 }
 
 const VERBS = ["Migrate", "Review", "Fix", "Document", "Measure", "Refactor", "Design", "Test", "Ship", "Triage"];
-const THINGS = ["the billing export", "row paging", "the token settings screen", "sandbox claims", "the sweeper", "table views", "search ranking", "the nginx config", "page history", "the MCP tool schemas"];
+const THINGS = [
+  "the billing export",
+  "row paging",
+  "the token settings screen",
+  "sandbox claims",
+  "the sweeper",
+  "table views",
+  "search ranking",
+  "the nginx config",
+  "page history",
+  "the MCP tool schemas",
+];
 const NOTES = [
   "Blocked on the design review; see the thread from Tuesday.",
   "Needs a migration for existing documents before it can ship.",
@@ -170,11 +181,15 @@ function sqliteIndexes(dataDir: string, dbName: string): string[] | null {
   const file = readdirSync(dir, { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === `${dbName}.sqlite`);
   if (!file) return null;
   try {
-    const out = execFileSync("sqlite3", ["-readonly", path.join(file.parentPath, file.name), "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL;"], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 10_000,
-    });
+    const out = execFileSync(
+      "sqlite3",
+      ["-readonly", path.join(file.parentPath, file.name), "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL;"],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: 10_000,
+      },
+    );
     return out.split("\n").filter(Boolean);
   } catch {
     return null; // no sqlite3 CLI, or the file is busy
@@ -227,7 +242,8 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     const n = Math.min(config.TABLE_MAX_ROWS, opts.otherRows - k * config.TABLE_MAX_ROWS);
     await createCollection({ database, config, cache: NO_CACHE }, owner, { slug, name: `Other ${k + 1}`, kind: "table", columns });
     const other = makeRows(n);
-    for (let i = 0; i < other.length; i += BATCH) await insertRows({ database, config, cache: NO_CACHE }, owner, { collection: slug, rows: other.slice(i, i + BATCH) });
+    for (let i = 0; i < other.length; i += BATCH)
+      await insertRows({ database, config, cache: NO_CACHE }, owner, { collection: slug, rows: other.slice(i, i + BATCH) });
     log(`seeded ${slug}: ${n} rows (${(k + 1) * config.TABLE_MAX_ROWS > opts.otherRows ? opts.otherRows : (k + 1) * config.TABLE_MAX_ROWS} in other tables)…`);
   }
   const seedSeconds = Math.round((performance.now() - t0) / 100) / 10;
@@ -239,14 +255,32 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
   const sortScore = { "values.score": -1, _id: 1 } as const;
   // A row from the middle of the table: without a pushed-down filter FerretDB reads rows in insertion order
   // until the first match, so the first row would be found at once and the last after reading them all.
-  const midId = (await database.c.rows.find({ collectionId: collection.id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(1).toArray())[0]?._id ?? "";
+  const midId =
+    (
+      await database.c.rows
+        .find({ collectionId: collection.id })
+        .sort({ _id: 1 })
+        .skip(Math.floor(data.length / 2))
+        .limit(1)
+        .toArray()
+    )[0]?._id ?? "";
   const queries: { label: string; filter: Document; sort: Document | null; limit: number | null }[] = [
     { label: "list_rows filtered: $and [collectionId, values.status, values.score ≥ 50], sort score desc, _id", filter: filtered, sort: sortScore, limit: 51 },
-    { label: "the same filter written flat", filter: { collectionId: collection.id, "values.status": "todo", "values.score": { $gte: 50 } }, sort: sortScore, limit: 51 },
+    {
+      label: "the same filter written flat",
+      filter: { collectionId: collection.id, "values.status": "todo", "values.score": { $gte: 50 } },
+      sort: sortScore,
+      limit: 51,
+    },
     { label: "list_rows no filter, sort score desc, _id", filter: { $and: [{ collectionId: collection.id }] }, sort: sortScore, limit: 51 },
     { label: "list_rows no filter, creation order (_id)", filter: { $and: [{ collectionId: collection.id }] }, sort: { _id: 1 }, limit: 51 },
     { label: "count of the filtered rows", filter: filtered, sort: null, limit: null },
-    { label: "a row (mid-table) by _id and collectionId, as updateRow and deleteRow find it", filter: { _id: midId, collectionId: collection.id }, sort: null, limit: 1 },
+    {
+      label: "a row (mid-table) by _id and collectionId, as updateRow and deleteRow find it",
+      filter: { _id: midId, collectionId: collection.id },
+      sort: null,
+      limit: 1,
+    },
     { label: "the same row by _id alone", filter: { _id: midId }, sort: null, limit: 1 },
   ];
   const direct: DirectQuery[] = [];
@@ -266,7 +300,9 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     if (q.limit) cursor = cursor.limit(q.limit);
     const explain = summarizeExplain(await cursor.explain("queryPlanner"));
     direct.push({ ...q, runs, returned, ms, explain });
-    log(`direct: ${q.label}: p50 ${fixed(ms.p50)} ms, ${returned} ${isCount ? "counted" : "returned"}; plan: ${explain.plan}${explain.indexesUsed.length ? ` (indexes: ${explain.indexesUsed.join(", ")})` : ""}`);
+    log(
+      `direct: ${q.label}: p50 ${fixed(ms.p50)} ms, ${returned} ${isCount ? "counted" : "returned"}; plan: ${explain.plan}${explain.indexesUsed.length ? ` (indexes: ${explain.indexesUsed.join(", ")})` : ""}`,
+    );
   }
   const indexes = await database.c.rows.indexes();
   const sqlite = db.kind === "ferretdb" ? sqliteIndexes(dir, db.dbName) : null;
@@ -304,7 +340,9 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
       const planned = Math.min(opts.maxDurationSeconds, Math.max(opts.durationSeconds, Math.ceil(c === 1 ? 10 * aloneSeconds : 1.5 * c * aloneSeconds)));
       const warm = c * aloneSeconds < opts.warmupSeconds / 2;
       if (planned > opts.durationSeconds || (!warm && opts.warmupSeconds > 0)) {
-        log(`list_rows ${name}, ${c} connection${c === 1 ? "" : "s"}: one answer alone takes ${fixed(aloneSeconds, 1)} s, so this case runs ${planned} s${warm ? "" : " without a warm-up"}`);
+        log(
+          `list_rows ${name}, ${c} connection${c === 1 ? "" : "s"}: one answer alone takes ${fixed(aloneSeconds, 1)} s, so this case runs ${planned} s${warm ? "" : " without a warm-up"}`,
+        );
       }
       const r = await measureCase({
         label: `list_rows ${name}, ${c} connection${c === 1 ? "" : "s"}`,
@@ -346,7 +384,12 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
         seen.add(row.row_id);
         const v = sortColumn ? Number(row.values[sortColumn]) : 0;
         if (prev) {
-          const before = sortColumn === null ? prev.id < row.row_id : desc ? prev.v > v || (prev.v === v && prev.id < row.row_id) : prev.v < v || (prev.v === v && prev.id < row.row_id);
+          const before =
+            sortColumn === null
+              ? prev.id < row.row_id
+              : desc
+                ? prev.v > v || (prev.v === v && prev.id < row.row_id)
+                : prev.v < v || (prev.v === v && prev.id < row.row_id);
           if (!before) outOfOrder++;
         }
         prev = { v, id: row.row_id };
@@ -365,14 +408,23 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
       totalMs: Math.round(totalMs),
       pageMs: { p50: r2(median(times)), max: r2(Math.max(...times)), first: r2(times[0] ?? 0), last: r2(times[times.length - 1] ?? 0) },
     };
-    log(`paging ${label}: ${result.rows} rows in ${result.pages} pages, ${result.totalMs} ms (page p50 ${fixed(result.pageMs.p50)} ms, max ${fixed(result.pageMs.max)} ms); duplicates ${duplicates}, out of order ${outOfOrder}`);
+    log(
+      `paging ${label}: ${result.rows} rows in ${result.pages} pages, ${result.totalMs} ms (page p50 ${fixed(result.pageMs.p50)} ms, max ${fixed(result.pageMs.max)} ms); duplicates ${duplicates}, out of order ${outOfOrder}`,
+    );
     paging.push(result);
   };
   await pageThrough("filtered, limit 50", CASES.filtered.args, matchingFilter, "score", true);
   await pageThrough("whole table, creation order, limit 500", { collection: TABLE, limit: 500 }, data.length, null, false);
 
   // A write for comparison (rows from the middle of the table): update_row finds the row by {_id, collectionId} and updates it by {_id, version}.
-  const someRows = (await database.c.rows.find({ collectionId: collection.id }).sort({ _id: 1 }).skip(Math.floor(data.length / 2)).limit(5).toArray()).map((r) => ({
+  const someRows = (
+    await database.c.rows
+      .find({ collectionId: collection.id })
+      .sort({ _id: 1 })
+      .skip(Math.floor(data.length / 2))
+      .limit(5)
+      .toArray()
+  ).map((r) => ({
     id: r._id,
     version: r.version,
   }));
@@ -380,7 +432,13 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
   const updateMs: number[] = [];
   const listAfterMs: number[] = [];
   for (const row of someRows) {
-    const a = await postMcp(url, mcpRequest(toolCall("update_row", { collection: TABLE, row_id: row.id, values: { notes: "Touched by the benchmark." }, expected_version: row.version }), agent.token));
+    const a = await postMcp(
+      url,
+      mcpRequest(
+        toolCall("update_row", { collection: TABLE, row_id: row.id, values: { notes: "Touched by the benchmark." }, expected_version: row.version }),
+        agent.token,
+      ),
+    );
     toolResult(a, "update_row");
     updateMs.push(a.ms);
     const l = await postMcp(url, mcpRequest(toolCall("list_rows", CASES.filtered.args), agent.token));
@@ -388,7 +446,9 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     listAfterMs.push(l.ms);
   }
   const updates = { calls: updateMs.length, ms: updateMs.map(r2), listAfterMs: listAfterMs.map(r2) };
-  log(`update_row through the sidecar: ${updateMs.map((m) => fixed(m)).join(", ")} ms; list_rows right after each: ${listAfterMs.map((m) => fixed(m)).join(", ")} ms`);
+  log(
+    `update_row through the sidecar: ${updateMs.map((m) => fixed(m)).join(", ")} ms; list_rows right after each: ${listAfterMs.map((m) => fixed(m)).join(", ")} ms`,
+  );
 
   let profile: ProfiledRun | null = null;
   if (opts.profile) {
@@ -398,7 +458,14 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
     profile = await profileUnderLoad({
       start: async (flags) => (sidecar = await startSidecar("sidecar (profiled)", "tsx", flags)),
       profDir: path.join(dir, "profiles-sidecar"),
-      wrk: { url, request: mcpRequest(toolCall("list_rows", CASES.filtered.args), agent.token), connections: 1, threads: 1, workDir: dir, timeoutSeconds: Math.max(5, seconds) },
+      wrk: {
+        url,
+        request: mcpRequest(toolCall("list_rows", CASES.filtered.args), agent.token),
+        connections: 1,
+        threads: 1,
+        workDir: dir,
+        timeoutSeconds: Math.max(5, seconds),
+      },
       durationSeconds: seconds,
       warmupSeconds: responses.filtered.ms / 1000 < opts.warmupSeconds / 2 ? opts.warmupSeconds : 0,
       saveAs: path.join(opts.resultsDir, "rows-list_rows.cpuprofile"),
@@ -408,7 +475,15 @@ export async function rowsBench(opts: RowsOptions): Promise<RowsResult> {
 
   return {
     name: "rows",
-    table: { slug: TABLE, rows: data.length, columns: columns.map((c) => `${c.name}: ${c.type}`), matchingFilter, seedSeconds, otherTables, otherRows: opts.otherRows },
+    table: {
+      slug: TABLE,
+      rows: data.length,
+      columns: columns.map((c) => `${c.name}: ${c.type}`),
+      matchingFilter,
+      seedSeconds,
+      otherTables,
+      otherRows: opts.otherRows,
+    },
     setup: {
       sidecar: opts.serverBuild === "dist" ? "node mcp-sidecar/dist/main.js" : "tsx mcp-sidecar/src/main.ts",
       database: db.kind,
@@ -452,7 +527,26 @@ export function formatRows(r: RowsResult): string {
     `list_rows: a table of ${r.table.rows} rows (${r.table.columns.join(", ")}), with ${r.table.otherRows} rows in ${r.table.otherTables} other tables, seeded in ${r.table.seedSeconds} s; ${r.table.matchingFilter} rows match the filter; ` +
       `sidecar: ${r.setup.sidecar} (LOG_LEVEL=${r.setup.logLevel}), database: ${r.setup.database}; wrk -t${r.setup.threads}, ${r.setup.durationSeconds} s per case after ${r.setup.warmupSeconds} s warm-up`,
     `one request alone: ${CASE_ORDER.map((n) => `${n} ${fixed(r.responses[n].ms)} ms (${r.responses[n].bytes} bytes)`).join(", ")}`,
-    table(["list_rows", "conns", "seconds", "requests", "req/s", "p50 ms", "p99 ms", "errors", "bytes/resp", "CPU% sidecar", "CPU% db", "CPU% other", "µs/req sidecar", "µs/req db", "max RSS MB"], rows),
+    table(
+      [
+        "list_rows",
+        "conns",
+        "seconds",
+        "requests",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "bytes/resp",
+        "CPU% sidecar",
+        "CPU% db",
+        "CPU% other",
+        "µs/req sidecar",
+        "µs/req db",
+        "max RSS MB",
+      ],
+      rows,
+    ),
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request.` +
       (r.cases.some((c) => c.noisy) ? ` * noisy: other work used more than ${NOISE_THRESHOLD} % of a core during the case.` : ""),
     "",
@@ -473,7 +567,11 @@ export function formatRows(r: RowsResult): string {
   const first = r.direct[0];
   if (first) out.push(`explain of "${first.label}":`, JSON.stringify(first.explain.raw, null, 1).slice(0, 3_000));
   if (r.profile) {
-    out.push("", `profiled sidecar (list_rows filtered, 1 connection, from its sources under tsx): ${r.profile.rps} req/s, p99 ${fixed(r.profile.p99Ms)} ms; saved as ${r.profile.savedAs}`, formatProfileSummary(r.profile));
+    out.push(
+      "",
+      `profiled sidecar (list_rows filtered, 1 connection, from its sources under tsx): ${r.profile.rps} req/s, p99 ${fixed(r.profile.p99Ms)} ms; saved as ${r.profile.savedAs}`,
+      formatProfileSummary(r.profile),
+    );
   }
   return out.join("\n");
 }

@@ -195,7 +195,14 @@ if (values.help) {
       process.stdout.write(`\n${text}\n\n`);
       mkdirSync(RESULTS_DIR, { recursive: true });
       const file = path.join(RESULTS_DIR, `${name}.json`);
-      const record = { startedAt: startedAt.toISOString(), seconds: Math.round((Date.now() - startedAt.getTime()) / 1000), commit: gitCommit(), machine: machine(), nice, result };
+      const record = {
+        startedAt: startedAt.toISOString(),
+        seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+        commit: gitCommit(),
+        machine: machine(),
+        nice,
+        result,
+      };
       writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
       log(`${name}: done in ${record.seconds} s; results in ${path.relative(REPO_ROOT, file)}`);
     }

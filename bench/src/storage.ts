@@ -232,11 +232,16 @@ async function sample(db: EmbeddedDb, ms: number, op: (i: number) => Promise<voi
     samples: times.length,
     p50Ms: r2(median(times)),
     p99Ms: r2(percentile(times, 99)),
-    dbCpuMs: dbPct === null ? null : r2((dbPct / 100) * seconds * 1000 / times.length),
+    dbCpuMs: dbPct === null ? null : r2(((dbPct / 100) * seconds * 1000) / times.length),
   };
 }
 
-async function start(dataDir: string, config: Config, serializeWrites: boolean, log: (l: string) => void): Promise<{ db: EmbeddedDb; client: Database["client"]; seconds: number }> {
+async function start(
+  dataDir: string,
+  config: Config,
+  serializeWrites: boolean,
+  log: (l: string) => void,
+): Promise<{ db: EmbeddedDb; client: Database["client"]; seconds: number }> {
   const began = performance.now();
   const db = await startEmbeddedDb({ dataDir, backend: config.backend, lookupIndexes: config.lookupIndexes, serializeWrites, log: () => {} });
   const seconds = (performance.now() - began) / 1000;
@@ -257,7 +262,13 @@ async function stop(handle: { db: EmbeddedDb; client: Database["client"] }): Pro
 // ---- correctness
 
 async function correctness(db: Db, rounds: number): Promise<Omit<CorrectnessResult, "config" | "serializeWrites">> {
-  const out = { incTotals: [] as number[], casWinners: [] as number[], uniqueInserted: [] as number[], uniqueStored: [] as number[], neMatches: [] as string[] };
+  const out = {
+    incTotals: [] as number[],
+    casWinners: [] as number[],
+    uniqueInserted: [] as number[],
+    uniqueStored: [] as number[],
+    neMatches: [] as string[],
+  };
   for (let r = 0; r < rounds; r++) {
     const c = db.collection<{ _id: string; n: number }>(`counters_${r}`);
     await c.insertOne({ _id: "c", n: 0 });
@@ -332,9 +343,14 @@ export async function storageBench(opts: StorageOptions): Promise<StorageResult>
         const dbName = `correct_${config.lookupIndexes ? "idx" : "plain"}_${serializeWrites ? "front" : "nofront"}`;
         const r = await correctness(h.client.db(dbName), opts.rounds);
         result.correctness.push({ config: label(config), serializeWrites, ...r });
-        log(`  $inc ${r.incTotals.join("/")} of 50; CAS winners ${r.casWinners.join("/")}; unique inserts ${r.uniqueInserted.join("/")}; $ne matched [${r.neMatches.join(", ")}]`);
+        log(
+          `  $inc ${r.incTotals.join("/")} of 50; CAS winners ${r.casWinners.join("/")}; unique inserts ${r.uniqueInserted.join("/")}; $ne matched [${r.neMatches.join(", ")}]`,
+        );
         if (config === plain && serializeWrites) {
-          const v = (await h.client.db("admin").command({ buildInfo: 1 }).catch(() => ({}))) as Document;
+          const v = (await h.client
+            .db("admin")
+            .command({ buildInfo: 1 })
+            .catch(() => ({}))) as Document;
           // The embeddable package reports "unknown" (no git checkout); go.mod pins 1.24.2.
           result.versions.ferretdb = typeof v.ferretdbVersion === "string" && v.ferretdbVersion !== "unknown" ? v.ferretdbVersion : "1.24.2";
           if (typeof v.version === "string") result.versions.mongodbCompat = v.version;
@@ -390,7 +406,9 @@ async function measure(db: Db, edb: EmbeddedDb, config: Config, docs: number, fi
         if (doc?._id !== idOf(kind.coll, i)) throw new Error(`${name}: lookup of document ${i} by ${by} found ${String(doc?._id)}`);
       });
       result.lookups.push({ config: name, docBytes: kind.bytes, docs, by, ...stats });
-      opts.log(`  findOne by ${by}, ${docs} × ${kind.bytes} B: p50 ${stats.p50Ms} ms, p99 ${stats.p99Ms} ms, db CPU ${stats.dbCpuMs} ms/op (${stats.samples} ops)`);
+      opts.log(
+        `  findOne by ${by}, ${docs} × ${kind.bytes} B: p50 ${stats.p50Ms} ms, p99 ${stats.p99Ms} ms, db CPU ${stats.dbCpuMs} ms/op (${stats.samples} ops)`,
+      );
     }
   }
   {
@@ -427,7 +445,12 @@ async function measure(db: Db, edb: EmbeddedDb, config: Config, docs: number, fi
       many += 100;
     }
     const manySeconds = (performance.now() - manyStart) / 1000;
-    result.inserts.push({ config: name, insertOnePerSecond: Math.round(1000 / one.p50Ms), insertOneP50Ms: one.p50Ms, insertManyDocsPerSecond: Math.round(many / manySeconds) });
+    result.inserts.push({
+      config: name,
+      insertOnePerSecond: Math.round(1000 / one.p50Ms),
+      insertOneP50Ms: one.p50Ms,
+      insertManyDocsPerSecond: Math.round(many / manySeconds),
+    });
     await c.drop();
 
     const rows = db.collection("rows");
@@ -435,7 +458,14 @@ async function measure(db: Db, edb: EmbeddedDb, config: Config, docs: number, fi
       const all = await rows.find({}).toArray();
       if (all.length !== SCAN_DOCS) throw new Error(`${name}: read ${all.length} rows`);
     });
-    result.scans.push({ config: name, docs: SCAN_DOCS, runs: stats.samples, medianMs: stats.p50Ms, docsPerSecond: Math.round(SCAN_DOCS / (stats.p50Ms / 1000)), dbCpuMs: stats.dbCpuMs });
+    result.scans.push({
+      config: name,
+      docs: SCAN_DOCS,
+      runs: stats.samples,
+      medianMs: stats.p50Ms,
+      docsPerSecond: Math.round(SCAN_DOCS / (stats.p50Ms / 1000)),
+      dbCpuMs: stats.dbCpuMs,
+    });
     opts.log(`  read all ${SCAN_DOCS} rows: ${stats.p50Ms} ms`);
   }
 }
@@ -524,13 +554,25 @@ export function formatStorage(r: StorageResult): string {
       configs.map((c) => {
         const i = r.inserts.find((x) => x.config === c);
         const s = r.scans.find((x) => x.config === c);
-        return [c, i?.insertOnePerSecond ?? "-", i?.insertManyDocsPerSecond ?? "-", fixed(s?.medianMs), s?.docsPerSecond ?? "-", fixed(s?.dbCpuMs ?? undefined)];
+        return [
+          c,
+          i?.insertOnePerSecond ?? "-",
+          i?.insertManyDocsPerSecond ?? "-",
+          fixed(s?.medianMs),
+          s?.docsPerSecond ?? "-",
+          fixed(s?.dbCpuMs ?? undefined),
+        ];
       }),
     ),
   );
 
   out.push("", "Seeding (insertMany, no lookup indexes) and building the lookup indexes at start");
-  out.push(table(["backend", "doc size", "docs added", "s", "docs/s", "start with indexes s"], r.seeding.map((s) => [s.backend, s.docBytes, s.docs, fixed(s.seconds, 1), s.docsPerSecond, fixed(s.indexBuildSeconds, 1)])));
+  out.push(
+    table(
+      ["backend", "doc size", "docs added", "s", "docs/s", "start with indexes s"],
+      r.seeding.map((s) => [s.backend, s.docBytes, s.docs, fixed(s.seconds, 1), s.docsPerSecond, fixed(s.indexBuildSeconds, 1)]),
+    ),
+  );
 
   out.push("", "What the backend runs (FerretDB's explain)");
   for (const e of r.explains) out.push(`  ${e.config}, ${e.docs.toLocaleString("en")} docs, ${e.query}: ${e.plan}`);

@@ -87,7 +87,17 @@ async function main(): Promise<number> {
     const base = `http://127.0.0.1:${port}`;
     const server = spawn("pnpm", ["exec", "tsx", "server/src/main.ts"], {
       cwd: REPO_ROOT,
-      env: { ...process.env, NODE_ENV: "test", BASE_URL: base, SERVER_PORT: String(port), MONGODB_URI: db.uri, MONGODB_DB: "conformance", SMTP_URL: mail.url, LOG_LEVEL: "warn", DATA_DIR: path.join(tmp, "data") },
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        BASE_URL: base,
+        SERVER_PORT: String(port),
+        MONGODB_URI: db.uri,
+        MONGODB_DB: "conformance",
+        SMTP_URL: mail.url,
+        LOG_LEVEL: "warn",
+        DATA_DIR: path.join(tmp, "data"),
+      },
       stdio: ["ignore", "inherit", "inherit"],
       detached: true,
     });
@@ -103,7 +113,11 @@ async function main(): Promise<number> {
     const reg = await fetch(`${base}/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "MCP conformance suite", redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`], token_endpoint_auth_method: "none" }),
+      body: JSON.stringify({
+        client_name: "MCP conformance suite",
+        redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`],
+        token_endpoint_auth_method: "none",
+      }),
     });
     const { client_id } = (await reg.json()) as { client_id: string };
     log(`server at ${base}, client ${client_id}; running ${pkg} authorization`);
@@ -111,7 +125,25 @@ async function main(): Promise<number> {
     const outDir = path.join(REPO_ROOT, "e2e/artifacts/conformance-authorization");
     const suite = spawn(
       "npx",
-      ["-y", "-p", "node@22", "-p", pkg, "conformance", "authorization", "--url", base, "--client-id", client_id, "--resource", `${base}/mcp`, "--port", String(callbackPort), "-o", outDir],
+      [
+        "-y",
+        "-p",
+        "node@22",
+        "-p",
+        pkg,
+        "conformance",
+        "authorization",
+        "--url",
+        base,
+        "--client-id",
+        client_id,
+        "--resource",
+        `${base}/mcp`,
+        "--port",
+        String(callbackPort),
+        "-o",
+        outDir,
+      ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let driving: Promise<void> | null = null;

@@ -70,7 +70,8 @@ export const CHECKS_NOT_APPLICABLE: Record<string, string> = {
   "sep-2575-server-no-log-without-loglevel": "needs the suite's fixture tool test_logging_tool (Atelier sends no log notifications at all)",
 };
 
-const INPUT_REQUIRED = "needs the suite's fixture tools for input_required results (elicitation, sampling, roots); Atelier's tools never ask the client for input";
+const INPUT_REQUIRED =
+  "needs the suite's fixture tools for input_required results (elicitation, sampling, roots); Atelier's tools never ask the client for input";
 
 function notApplicable(scenario: string): string | undefined {
   if (scenario.startsWith("input-required-result-")) return INPUT_REQUIRED;
@@ -110,7 +111,10 @@ function scenariosFor(wire: Wire): string[] {
 
 function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: REPO_ROOT, env: { PATH: `${path.dirname(NODE22)}:${process.env.PATH ?? ""}`, HOME: process.env.HOME, NO_COLOR: "1" } });
+    const child = spawn(cmd, args, {
+      cwd: REPO_ROOT,
+      env: { PATH: `${path.dirname(NODE22)}:${process.env.PATH ?? ""}`, HOME: process.env.HOME, NO_COLOR: "1" },
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -126,7 +130,11 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<{ code: nu
 async function runScenario(url: string, wire: Wire, scenario: string, outDir: string): Promise<ScenarioResult> {
   const dir = path.join(outDir, wire, scenario);
   mkdirSync(dir, { recursive: true });
-  const { out } = await run(NODE22, [CONFORMANCE, "server", "--url", url, "--scenario", scenario, "--spec-version", wire, "-o", dir, "--timeout", "20000"], 60_000);
+  const { out } = await run(
+    NODE22,
+    [CONFORMANCE, "server", "--url", url, "--scenario", scenario, "--spec-version", wire, "-o", dir, "--timeout", "20000"],
+    60_000,
+  );
   const checks: Check[] = [];
   const walk = (d: string) => {
     for (const f of readdirSync(d)) {
@@ -285,7 +293,11 @@ async function seed(baseUrl: string, mcpUrl: string, mailDir: string): Promise<{
   }
   if (!code) throw new Error("no sign-in code arrived");
   await trpc("auth.verifyCode", { email, code });
-  const { credential } = await trpc<{ credential: string }>("tokens.create", { label: "conformance seeder", scopes: ["mcp:read", "mcp:write"], expiresInDays: 1 });
+  const { credential } = await trpc<{ credential: string }>("tokens.create", {
+    label: "conformance seeder",
+    scopes: ["mcp:read", "mcp:write"],
+    expiresInDays: 1,
+  });
 
   const client = new Client({ name: "conformance-seeder", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${credential}` } } }));
@@ -318,7 +330,9 @@ async function inspectorChecks(mcpUrl: string, slug: string, credential: string,
     const { code, out } = await run(NODE22, [INSPECTOR, ...words.slice(2)], 60_000);
     const ok = code === 0 && /"get_page"|\bget_page\b/.test(out);
     if (!ok) failures++;
-    lines.push(`Inspector CLI as printed (${words.slice(0, 3).join(" ")} … --method tools/list): ${ok ? "passed" : `FAILED (exit ${code}): ${out.slice(-600)}`}`);
+    lines.push(
+      `Inspector CLI as printed (${words.slice(0, 3).join(" ")} … --method tools/list): ${ok ? "passed" : `FAILED (exit ${code}): ${out.slice(-600)}`}`,
+    );
   } else {
     failures++;
     lines.push(`Inspector CLI as printed: FAILED: the printed command is not \`npx ${INSPECTOR_PACKAGE} …\`: ${printed}`);
@@ -330,7 +344,11 @@ async function inspectorChecks(mcpUrl: string, slug: string, credential: string,
       ["tools/list", ["--method", "tools/list"], /"get_page"/],
       ["tools/call get_page", ["--method", "tools/call", "--tool-name", "get_page", "--tool-arg", `slug=${slug}`], /Hello from Atelier/],
     ] as const) {
-      const { code, out } = await run(NODE22, [INSPECTOR, "--cli", "--config", config, "--server", "atelier", "--stored-auth-only", "--format", "json", ...args], 60_000);
+      const { code, out } = await run(
+        NODE22,
+        [INSPECTOR, "--cli", "--config", config, "--server", "atelier", "--stored-auth-only", "--format", "json", ...args],
+        60_000,
+      );
       const ok = code === 0 && expected.test(out);
       if (!ok) failures++;
       lines.push(`Inspector CLI (${era}) ${what}: ${ok ? "passed" : `FAILED (exit ${code}): ${out.slice(-600)}`}`);

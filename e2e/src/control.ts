@@ -32,7 +32,10 @@ export async function startControlServer(target: ControlTarget): Promise<{ url: 
         const url = new URL(req.url ?? "/", "http://control");
         const m = /^\/processes\/([a-z0-9-]+)\/(kill|start)$/.exec(url.pathname);
         if (req.method === "GET" && url.pathname === "/processes") {
-          return reply(200, [...target.processes.values()].map((p) => ({ name: p.name, running: p.running, pid: p.pid ?? null, starts: p.starts })));
+          return reply(
+            200,
+            [...target.processes.values()].map((p) => ({ name: p.name, running: p.running, pid: p.pid ?? null, starts: p.starts })),
+          );
         }
         if (req.method === "POST" && m?.[1] && m[2]) {
           const proc = target.processes.get(m[1]);

@@ -22,7 +22,8 @@ export interface RenderedNginx {
 }
 
 function replaceOnce(text: string, from: string | RegExp, to: string): string {
-  const re = typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(from.source, `${from.flags.replace("g", "")}g`);
+  const re =
+    typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(from.source, `${from.flags.replace("g", "")}g`);
   const count = text.match(re)?.length ?? 0;
   if (count !== 1) {
     throw new Error(`deploy/nginx.conf: expected exactly one match for ${String(from)}, found ${count}; update e2e/src/nginx.ts with the file`);
@@ -56,9 +57,7 @@ export function renderNginxConf(layout: NginxLayout): RenderedNginx {
   conf = replaceOnce(conf, "server 127.0.0.1:3201 ", `server 127.0.0.1:${layout.sidecarPorts[0]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${layout.sidecarPorts[1]} `);
   // Debian's nginx keeps its temp files under /var/lib/nginx; these go to the temp folder.
-  const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
-    .map((d) => `    ${d}_temp_path ${path.join(temp, d)};`)
-    .join("\n");
+  const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `    ${d}_temp_path ${path.join(temp, d)};`).join("\n");
   conf = replaceOnce(conf, /^http \{$/m, `http {\n${temps}`);
   const confFile = path.join(prefix, "nginx.conf");
   writeFileSync(confFile, conf);

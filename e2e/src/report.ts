@@ -75,7 +75,9 @@ export function writeReports(input: ReportInput): string {
     : [];
   const logFigures = readAccessLog(input.accessLog);
   const lines: string[] = [];
-  lines.push(`Run of ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Playwright took ${Math.round(input.playwrightSeconds)} s; nginx logged ${logFigures.requests} requests and moved ${logFigures.failovers} to the other upstream; the SMTP capture received ${input.mailCount} messages.`);
+  lines.push(
+    `Run of ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Playwright took ${Math.round(input.playwrightSeconds)} s; nginx logged ${logFigures.requests} requests and moved ${logFigures.failovers} to the other upstream; the SMTP capture received ${input.mailCount} messages.`,
+  );
   lines.push("");
   for (const s of sections) {
     lines.push(`### ${s.title}`, "", s.markdown.trim(), "");
@@ -92,7 +94,10 @@ export function writeReports(input: ReportInput): string {
     for (const [route, byStatus] of [...logFigures.fiveXx.entries()].sort()) {
       lines.push(`| \`${route}\` | ${[...byStatus.entries()].map(([s, n]) => `${s}: ${n}`).join(", ")} |`);
     }
-    lines.push("", "The fault tests above say which of these they caused on purpose (502 for a write in flight on a killed process, 503 while the database was stopped).");
+    lines.push(
+      "",
+      "The fault tests above say which of these they caused on purpose (502 for a write in flight on a killed process, 503 while the database was stopped).",
+    );
   }
   const body = lines.join("\n");
   const file = path.join(input.artifactsDir, "reliability.md");

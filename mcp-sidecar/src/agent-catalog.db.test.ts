@@ -66,14 +66,18 @@ describe("client configurations, parsed as each client reads them", () => {
     seen.push("claude-code");
 
     // Cursor and .mcp.json: a top-level mcpServers map of {url, headers}.
-    const mcpJson = JSON.parse(configs.find((c) => c.id === "mcp-json")?.text ?? "") as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+    const mcpJson = JSON.parse(configs.find((c) => c.id === "mcp-json")?.text ?? "") as {
+      mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
+    };
     const cursor = mcpJson.mcpServers.atelier;
     expect(cursor).toBeDefined();
     expect((await connectAs(cursor?.url ?? "", cursor?.headers ?? {})).whoami).toMatchObject({ token: { label: "Snippet agent" } });
     seen.push("mcp-json");
 
     // VS Code: a top-level servers map; an http server needs "type": "http".
-    const vscodeJson = JSON.parse(configs.find((c) => c.id === "vscode")?.text ?? "") as { servers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+    const vscodeJson = JSON.parse(configs.find((c) => c.id === "vscode")?.text ?? "") as {
+      servers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+    };
     const vscode = vscodeJson.servers.atelier;
     expect(vscode?.type).toBe("http");
     const viaVscode = await connectAs(vscode?.url ?? "", vscode?.headers ?? {});
@@ -132,7 +136,11 @@ describe("prompts", () => {
   });
 
   it("refuse an unknown prompt or a missing argument with invalid params", async () => {
-    for (const params of [{ name: "no_such_prompt" }, { name: "summarise_workspace", arguments: {} }, { name: "update_page", arguments: { slug: "x", change: "  " } }]) {
+    for (const params of [
+      { name: "no_such_prompt" },
+      { name: "summarise_workspace", arguments: {} },
+      { name: "update_page", arguments: { slug: "x", change: "  " } },
+    ]) {
       const res = await rawCall(sc, { jsonrpc: "2.0", id: 1, method: "prompts/get", params }, { "mcp-protocol-version": "2025-11-25" });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { error?: { code: number; message: string } };

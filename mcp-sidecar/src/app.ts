@@ -27,7 +27,12 @@ export interface SidecarDeps extends Deps {
 function trustFunction(value: string): (addr: string, hop: number) => boolean {
   const setting = trustProxySetting(value);
   if (typeof setting === "number") return (_addr, hop) => hop < setting;
-  return proxyaddr.compile(setting.split(",").map((s) => s.trim()).filter(Boolean));
+  return proxyaddr.compile(
+    setting
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 /** The scheme the client used: TLS here, or X-Forwarded-Proto from a trusted proxy. */
@@ -69,7 +74,8 @@ async function answerError(config: Config, logger: Logger, req: IncomingMessage,
     const scope = typeof err.details?.scope === "string" ? err.details.scope : undefined;
     if (err.code === "unauthorized") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { scope }));
     if (err.code === "invalid_token") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "invalid_token", description: err.message }));
-    if (err.code === "insufficient_scope") res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
+    if (err.code === "insufficient_scope")
+      res.setHeader("WWW-Authenticate", bearerChallenge(config.BASE_URL, { error: "insufficient_scope", description: err.message, scope }));
     if (err.code === "method_not_allowed") {
       res.setHeader("Allow", "POST, OPTIONS");
       if (req.method === "GET" && prefersHtml(req)) {
@@ -108,7 +114,11 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener {
       const id = ++nextId;
       const startedAt = performance.now();
       res.once("close", () =>
-        logRequest(requestLogger, { id, method: req.method, url, statusCode: res.statusCode, startedAt }, res.writableFinished ? "request completed" : "request aborted"),
+        logRequest(
+          requestLogger,
+          { id, method: req.method, url, statusCode: res.statusCode, startedAt },
+          res.writableFinished ? "request completed" : "request aborted",
+        ),
       );
     }
     route(req, res, path).catch((err: unknown) =>

@@ -14,9 +14,13 @@ const mailer = createMailer(config);
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
 // Request lines are buffered (written in blocks); everything else is written at once.
 const requestLogger = createLogger({ name: "mcp-sidecar", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false });
-const server = createServer(createSidecarApp({ config, database, logger, requestLogger, mailer, cache })).listen(config.SIDECAR_PORT, config.LISTEN_HOST, () => {
-  logger.info({ port: config.SIDECAR_PORT }, "mcp sidecar listening");
-});
+const server = createServer(createSidecarApp({ config, database, logger, requestLogger, mailer, cache })).listen(
+  config.SIDECAR_PORT,
+  config.LISTEN_HOST,
+  () => {
+    logger.info({ port: config.SIDECAR_PORT }, "mcp sidecar listening");
+  },
+);
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
   server,

@@ -147,7 +147,10 @@ async function withLegacyResourceNotFound(response: globalThis.Response): Promis
  * per-request middleware in front of the SDK). Refusals are thrown as AppErrors; the
  * sidecar's front answers them (app.ts).
  */
-export function mcpEndpoint(deps: SidecarDeps, requestProtocol: (req: IncomingMessage) => string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function mcpEndpoint(
+  deps: SidecarDeps,
+  requestProtocol: (req: IncomingMessage) => string,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, logger } = deps;
   const publicOrigin = originOf(config.BASE_URL);
   const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
@@ -216,7 +219,10 @@ export function mcpEndpoint(deps: SidecarDeps, requestProtocol: (req: IncomingMe
     }
     // Stateless: no event stream to open (GET), no session to end (DELETE), nothing else.
     if (req.method !== "POST") {
-      throw new AppError("method_not_allowed", "This MCP server is stateless: POST JSON-RPC messages to /mcp. There is no server-sent event stream to open or session to end.");
+      throw new AppError(
+        "method_not_allowed",
+        "This MCP server is stateless: POST JSON-RPC messages to /mcp. There is no server-sent event stream to open or session to end.",
+      );
     }
 
     // A JSON body is parsed here (the checks below need it); anything else goes to the SDK

@@ -50,7 +50,13 @@ const SERVER_OPTIONS: ServerOptions = {
 
 const RESOURCE_TEMPLATES = {
   resourceTemplates: [
-    { uriTemplate: "artifact://{slug}", name: "artifact", title: "Atelier page", description: "A page's Markdown (or HTML) by its slug.", mimeType: "text/markdown" },
+    {
+      uriTemplate: "artifact://{slug}",
+      name: "artifact",
+      title: "Atelier page",
+      description: "A page's Markdown (or HTML) by its slug.",
+      mimeType: "text/markdown",
+    },
   ],
 };
 
@@ -118,11 +124,17 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
     // left is a refusal that signing in again cannot fix: an unclaimed sandbox's token
     // calling an owner's tool.
     if (!allowed.has(tool.access)) {
-      return errorResult("forbidden", "An unclaimed sandbox token cannot publish, share, add collaborators or create workspaces; a person must claim the sandbox first.");
+      return errorResult(
+        "forbidden",
+        "An unclaimed sandbox token cannot publish, share, add collaborators or create workspaces; a person must claim the sandbox first.",
+      );
     }
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      const message = parsed.error.issues.slice(0, 5).map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`).join("; ");
+      const message = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`)
+        .join("; ");
       return errorResult("invalid_request", message);
     }
     try {
@@ -180,5 +192,8 @@ function protocolErrorOf(raw: unknown, failure: HttpLevelFailure, logger: Logger
     return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous resources/list answer.");
   }
   if (!(err instanceof AppError)) logger.error({ err }, "resource handler failed");
-  return new ProtocolError(ProtocolErrorCode.InternalError, err instanceof AppError && err.code === "unavailable" ? err.message : "Something went wrong on our side.");
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    err instanceof AppError && err.code === "unavailable" ? err.message : "Something went wrong on our side.",
+  );
 }

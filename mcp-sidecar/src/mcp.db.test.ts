@@ -30,7 +30,17 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return { isError: r.isError === true, data: r.structuredContent as Structured, text: (r.content as { text: string }[])[0]?.text ?? "" };
 }
 
-const READ_TOOLS = ["get_page", "get_page_history", "get_workspace", "list_collections", "list_pages", "list_rows", "list_workspaces", "search_pages", "whoami"];
+const READ_TOOLS = [
+  "get_page",
+  "get_page_history",
+  "get_workspace",
+  "list_collections",
+  "list_pages",
+  "list_rows",
+  "list_workspaces",
+  "search_pages",
+  "whoami",
+];
 const WRITE_TOOLS = ["create_collection", "create_page", "delete_page", "delete_row", "insert_rows", "update_page", "update_row"];
 const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "set_workspace_visibility"];
 
@@ -72,7 +82,12 @@ describe("authoring through the real MCP client", () => {
 
     const created = await call(client, "create_page", { slug, title: "Field notes", body_markdown: "# Day 1\n\nSaw a heron." });
     expect(created.isError).toBe(false);
-    expect(created.data.page).toMatchObject({ slug, version: 1, workspace: wsSlug, created_by: { kind: "agent", token_id: tokenId, label: "Research bot", user_id: owner._id } });
+    expect(created.data.page).toMatchObject({
+      slug,
+      version: 1,
+      workspace: wsSlug,
+      created_by: { kind: "agent", token_id: tokenId, label: "Research bot", user_id: owner._id },
+    });
     expect(JSON.parse(created.text)).toEqual(created.data);
 
     const got = await call(client, "get_page", { slug });
@@ -255,7 +270,11 @@ describe("HTTP-level auth answers", () => {
   it("lets a same-origin browser client through CORS preflight and read WWW-Authenticate", async () => {
     const pre = await fetch(`${sc.url}/mcp`, {
       method: "OPTIONS",
-      headers: { origin: sc.config.BASE_URL, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, mcp-protocol-version" },
+      headers: {
+        origin: sc.config.BASE_URL,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
@@ -266,7 +285,11 @@ describe("HTTP-level auth answers", () => {
   });
 
   it("answers a body that is not JSON with a JSON-RPC parse error", async () => {
-    const res = await fetch(`${sc.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{nope" });
+    const res = await fetch(`${sc.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{nope",
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
   });

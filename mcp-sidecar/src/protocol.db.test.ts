@@ -54,7 +54,11 @@ describe("the 2026-07-28 generation (stateless: server/discover, _meta, standard
     const slug = uniq("modern");
     const created = await client.callTool({ name: "create_page", arguments: { slug, title: "From 2026", body_markdown: "stateless" } });
     expect(created.isError).toBeFalsy();
-    expect((created.structuredContent as { page: { created_by: unknown } }).page.created_by).toMatchObject({ kind: "agent", token_id: tokenId, label: "Modern bot" });
+    expect((created.structuredContent as { page: { created_by: unknown } }).page.created_by).toMatchObject({
+      kind: "agent",
+      token_id: tokenId,
+      label: "Modern bot",
+    });
     const got = await client.callTool({ name: "get_page", arguments: { slug } });
     expect((got.structuredContent as { page: { title: string } }).page.title).toBe("From 2026");
     const res = await client.readResource({ uri: `artifact://${slug}` });
@@ -217,7 +221,10 @@ describe("protocol errors", () => {
     const principal = { kind: "user" as const, user: reader };
     const slugs: string[] = [];
     for (let i = 0; i < RESOURCES_PAGE_SIZE + 5; i++) {
-      const slug = `many-${reader._id.slice(-6).toLowerCase().replace(/[^a-z0-9]/g, "x")}-${String(i).padStart(3, "0")}`;
+      const slug = `many-${reader._id
+        .slice(-6)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "x")}-${String(i).padStart(3, "0")}`;
       await createPage(sc.deps, principal, { slug, title: slug, body_markdown: "x" });
       slugs.push(slug);
     }
@@ -226,7 +233,8 @@ describe("protocol errors", () => {
     for (const era of ["legacy", "modern"] as const) {
       const list = async (cursor?: string) => {
         const params = cursor === undefined ? {} : { cursor };
-        const { body, headers } = era === "modern" ? modernCall("resources/list", params) : { body: { jsonrpc: "2.0", id: 1, method: "resources/list", params }, headers: {} };
+        const { body, headers } =
+          era === "modern" ? modernCall("resources/list", params) : { body: { jsonrpc: "2.0", id: 1, method: "resources/list", params }, headers: {} };
         return (await (await rawCall(sc, body, { ...headers, ...auth })).json()) as RpcAnswer;
       };
       const first = (await list()).result as { resources: { name: string }[]; nextCursor?: string };
@@ -234,11 +242,17 @@ describe("protocol errors", () => {
       expect(first.nextCursor, era).toEqual(expect.any(String));
       const second = (await list(first.nextCursor)).result as { resources: { name: string }[]; nextCursor?: string };
       expect(second.nextCursor, era).toBeUndefined();
-      expect([...first.resources, ...second.resources].map((r) => r.name), era).toEqual(slugs);
+      expect(
+        [...first.resources, ...second.resources].map((r) => r.name),
+        era,
+      ).toEqual(slugs);
       expect((await list("not-a-cursor!")).error?.code, era).toBe(-32602);
       // The SDK client follows nextCursor by itself.
       const client = await connectClient(sc, credential, era);
-      expect((await client.listResources()).resources.map((r) => r.name), era).toEqual(slugs);
+      expect(
+        (await client.listResources()).resources.map((r) => r.name),
+        era,
+      ).toEqual(slugs);
       await client.close();
     }
   });
@@ -248,7 +262,11 @@ describe("HTTP answers", () => {
   it("refuses a body nested deeper than any call needs with 400 and a JSON-RPC parse error, never a 500", async () => {
     const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
     for (const body of [deep(100_000), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{"x":${deep(5_000)}}}}`]) {
-      const res = await fetch(`${sc.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+      const res = await fetch(`${sc.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
     }
@@ -256,7 +274,12 @@ describe("HTTP answers", () => {
 
   it("reads the body itself: over 4 MB is 413 (declared or streamed), gzip is inflated within the limit, a JSON scalar or an unknown encoding is a parse error", async () => {
     const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-      fetch(`${sc.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body, duplex: "half" } as RequestInit);
+      fetch(`${sc.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body,
+        duplex: "half",
+      } as RequestInit);
     const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     const big = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${"x".repeat(4 * 1024 * 1024)}"}}`;
     const declared = await post(big);
@@ -264,7 +287,15 @@ describe("HTTP answers", () => {
     expect(await declared.json()).toMatchObject({ error: "payload_too_large" });
     // No Content-Length: counted as it arrives.
     const chunks = [big.slice(0, 1_000_000), big.slice(1_000_000, 3_000_000), big.slice(3_000_000)];
-    const streamed = await post(new ReadableStream({ pull(c) { const next = chunks.shift(); if (next === undefined) c.close(); else c.enqueue(new TextEncoder().encode(next)); } }));
+    const streamed = await post(
+      new ReadableStream({
+        pull(c) {
+          const next = chunks.shift();
+          if (next === undefined) c.close();
+          else c.enqueue(new TextEncoder().encode(next));
+        },
+      }),
+    );
     expect(streamed.status).toBe(413);
     // Compressed: inflated, and the limit applies to what it inflates to.
     const gz = await post(gzipSync(list), { "content-encoding": "gzip" });
@@ -272,7 +303,12 @@ describe("HTTP answers", () => {
     expect(((await gz.json()) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(10);
     const bomb = await post(gzipSync(big), { "content-encoding": "gzip" });
     expect(bomb.status).toBe(413);
-    for (const [body, headers] of [["\"a string\"", {}], ["42", {}], [list, { "content-encoding": "compress" }], [list, { "content-type": "application/json; charset=utf-16" }]] as const) {
+    for (const [body, headers] of [
+      ['"a string"', {}],
+      ["42", {}],
+      [list, { "content-encoding": "compress" }],
+      [list, { "content-type": "application/json; charset=utf-16" }],
+    ] as const) {
       const res = await post(body, headers);
       expect(res.status, body).toBe(400);
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
@@ -294,7 +330,11 @@ describe("HTTP answers", () => {
       await untrusted.close();
     }
     const before = sc.logLines.length;
-    await fetch(`${sc.url}/mcp?secret=shh`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(call) });
+    await fetch(`${sc.url}/mcp?secret=shh`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(call),
+    });
     await fetch(`${sc.url}/healthz`);
     const lines = sc.logLines.slice(before).map((l) => JSON.parse(l) as { msg: string; req?: { path: string; method: string }; res?: { statusCode: number } });
     const requests = lines.filter((l) => l.msg === "request completed");
@@ -304,7 +344,11 @@ describe("HTTP answers", () => {
 
   it("answers PUT and PATCH (and GET, DELETE) with 405 and Allow", async () => {
     for (const method of ["PUT", "PATCH", "GET", "DELETE"]) {
-      const res = await fetch(`${sc.url}/mcp`, { method, headers: { "content-type": "application/json", accept: "application/json" }, body: method === "GET" ? undefined : "{}" });
+      const res = await fetch(`${sc.url}/mcp`, {
+        method,
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: method === "GET" ? undefined : "{}",
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow"), method).toBe("POST, OPTIONS");
       expect(await res.json(), method).toMatchObject({ error: "method_not_allowed" });
@@ -314,7 +358,10 @@ describe("HTTP answers", () => {
   it("refuses another host name (DNS rebinding) with 403, on both generations", async () => {
     const discover = modernCall("server/discover");
     for (const [body, headers] of [
-      [{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }, {}],
+      [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } },
+        {},
+      ],
       [discover.body, discover.headers],
     ] as const) {
       const evil = await rawCall(sc, body, { ...headers, host: "evil.example.com", origin: "http://evil.example.com" });
@@ -352,7 +399,10 @@ describe("HTTP answers", () => {
 describe("JSON-RPC batches and the sandbox write throttle", { timeout: 120_000 }, () => {
   let bsc: TestSidecar;
   beforeAll(async () => {
-    bsc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000", ANON_WRITES_PER_MINUTE: "100", ANON_MAX_PAGES: "1000" }, "batch");
+    bsc = await startTestSidecar(
+      { ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000", ANON_WRITES_PER_MINUTE: "100", ANON_MAX_PAGES: "1000" },
+      "batch",
+    );
   });
   afterAll(async () => {
     await bsc.close();
@@ -363,8 +413,7 @@ describe("JSON-RPC batches and the sandbox write throttle", { timeout: 120_000 }
     advanceClock((60_000 - (nowMs() % 60_000) + 50) / 1000);
   });
   afterEach(() => resetClock());
-  const sandbox = () =>
-    registerAnonymous(bsc.deps, { agentLabel: "Batch bot", requesterIp: `10.1.0.${Math.floor(Math.random() * 250)}` });
+  const sandbox = () => registerAnonymous(bsc.deps, { agentLabel: "Batch bot", requesterIp: `10.1.0.${Math.floor(Math.random() * 250)}` });
   const creates = (prefix: string, count: number, from = 0) =>
     Array.from({ length: count }, (_, i) => toolCall("create_page", { slug: `${prefix}-${from + i}`, title: "t", body_markdown: "x" }, from + i + 1));
 

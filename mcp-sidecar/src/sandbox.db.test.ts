@@ -33,20 +33,28 @@ describe("an unclaimed sandbox token", () => {
       workspace: reg.sandbox_bucket.slug,
       created_by: { kind: "agent", label: "Sandbox bot", token_id: reg.token_id, user_id: null, withheld: false, unclaimed: true },
     });
-    const upd = await client.callTool({ name: "update_page", arguments: { slug: `${reg.sandbox_bucket.slug}-0`, body_markdown: "hello again", expected_version: 1 } });
+    const upd = await client.callTool({
+      name: "update_page",
+      arguments: { slug: `${reg.sandbox_bucket.slug}-0`, body_markdown: "hello again", expected_version: 1 },
+    });
     expect(upd.isError).toBeFalsy();
     for (let i = 1; i < 25; i++) {
       const r = await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-${i}`, title: `P${i}`, body_markdown: "x" } });
       expect(r.isError).toBeFalsy();
     }
-    const over = (await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-25`, title: "Too many", body_markdown: "x" } })) as Result;
+    const over = (await client.callTool({
+      name: "create_page",
+      arguments: { slug: `${reg.sandbox_bucket.slug}-25`, title: "Too many", body_markdown: "x" },
+    })) as Result;
     expect(over.isError).toBe(true);
     expect(errorOf(over)).toMatchObject({ error: "limit_exceeded" });
     expect(errorOf(over).message).toContain("25");
     expect(await sc.database.c.pages.countDocuments({ workspaceId: reg.sandbox_bucket.id })).toBe(25);
     // Deleting one makes room again.
     expect((await client.callTool({ name: "delete_page", arguments: { slug: `${reg.sandbox_bucket.slug}-3` } })).isError).toBeFalsy();
-    expect((await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-26`, title: "Room", body_markdown: "x" } })).isError).toBeFalsy();
+    expect(
+      (await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-26`, title: "Room", body_markdown: "x" } })).isError,
+    ).toBeFalsy();
     await client.close();
   });
 
@@ -74,19 +82,29 @@ describe("an unclaimed sandbox token", () => {
     const person = await makeUser(sc, `person-${Date.now()}@example.com`);
     const personWs = await sc.database.c.workspaces.findOne({ _id: person.defaultWorkspaceId ?? "" });
     const client = await connectClient(sc, reg.credential);
-    const elsewhere = (await client.callTool({ name: "create_page", arguments: { slug: `intrude-${Date.now()}`, title: "x", body_markdown: "x", workspace: personWs?.slug } })) as Result;
+    const elsewhere = (await client.callTool({
+      name: "create_page",
+      arguments: { slug: `intrude-${Date.now()}`, title: "x", body_markdown: "x", workspace: personWs?.slug },
+    })) as Result;
     expect(elsewhere.isError).toBe(true);
     expect(errorOf(elsewhere).error).toBe("not_found");
     const other = await sandbox(sc);
     const peek = (await client.callTool({ name: "list_pages", arguments: { workspace: other.sandbox_bucket.slug } })) as Result;
     expect(errorOf(peek).error).toBe("not_found");
-    expect(((await client.callTool({ name: "list_workspaces", arguments: {} })).structuredContent as { workspaces: { slug: string }[] }).workspaces.map((w) => w.slug)).toEqual([reg.sandbox_bucket.slug]);
+    expect(
+      ((await client.callTool({ name: "list_workspaces", arguments: {} })).structuredContent as { workspaces: { slug: string }[] }).workspaces.map(
+        (w) => w.slug,
+      ),
+    ).toEqual([reg.sandbox_bucket.slug]);
     await client.close();
 
     // A person's own token cannot write into the unowned sandbox either.
     const personToken = await makeToken(sc, person);
     const pc = await connectClient(sc, personToken.credential);
-    const r = (await pc.callTool({ name: "create_page", arguments: { slug: `x-${Date.now()}`, title: "x", body_markdown: "x", workspace: reg.sandbox_bucket.slug } })) as Result;
+    const r = (await pc.callTool({
+      name: "create_page",
+      arguments: { slug: `x-${Date.now()}`, title: "x", body_markdown: "x", workspace: reg.sandbox_bucket.slug },
+    })) as Result;
     expect(errorOf(r).error).toBe("not_found");
     await pc.close();
   });
@@ -100,10 +118,19 @@ describe("sandbox caps", () => {
     try {
       const reg = await sandbox(sc);
       const client = await connectClient(sc, reg.credential);
-      expect((await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-a`, title: "a", body_markdown: "x".repeat(3000) } })).isError).toBeFalsy();
-      const big = (await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-b`, title: "b", body_markdown: "y".repeat(1500) } })) as Result;
+      expect(
+        (await client.callTool({ name: "create_page", arguments: { slug: `${reg.sandbox_bucket.slug}-a`, title: "a", body_markdown: "x".repeat(3000) } }))
+          .isError,
+      ).toBeFalsy();
+      const big = (await client.callTool({
+        name: "create_page",
+        arguments: { slug: `${reg.sandbox_bucket.slug}-b`, title: "b", body_markdown: "y".repeat(1500) },
+      })) as Result;
       expect(errorOf(big).error).toBe("limit_exceeded");
-      const grow = (await client.callTool({ name: "update_page", arguments: { slug: `${reg.sandbox_bucket.slug}-a`, body_markdown: "x".repeat(4500) } })) as Result;
+      const grow = (await client.callTool({
+        name: "update_page",
+        arguments: { slug: `${reg.sandbox_bucket.slug}-a`, body_markdown: "x".repeat(4500) },
+      })) as Result;
       expect(errorOf(grow).error).toBe("limit_exceeded");
       expect((await sc.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id }))?.usage.bytes).toBeLessThanOrEqual(15000);
       expect((await client.callTool({ name: "update_page", arguments: { slug: `${reg.sandbox_bucket.slug}-a`, body_markdown: "short" } })).isError).toBeFalsy();

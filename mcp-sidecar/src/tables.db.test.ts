@@ -17,7 +17,11 @@ interface Row {
   values: Record<string, string | number | boolean | null>;
 }
 
-async function call<T = Record<string, unknown>>(c: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: T; error: { error: string; message: string } }> {
+async function call<T = Record<string, unknown>>(
+  c: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; data: T; error: { error: string; message: string } }> {
   const r = await c.callTool({ name, arguments: args });
   const text = (r.content as { text: string }[])[0]?.text ?? "{}";
   return { isError: r.isError === true, data: r.structuredContent as T, error: JSON.parse(text) as { error: string; message: string } };
@@ -53,7 +57,13 @@ describe("tables", () => {
     for (let batch = 0; batch < 4; batch++) {
       const rows = Array.from({ length: 250 }, (_, i) => {
         const k = batch * 250 + i;
-        return { title: `Task ${k}`, score: k % 100, done: k % 3 === 0, due: `2026-${String((k % 12) + 1).padStart(2, "0")}-15`, status: ["todo", "doing", "done"][k % 3] ?? "todo" };
+        return {
+          title: `Task ${k}`,
+          score: k % 100,
+          done: k % 3 === 0,
+          due: `2026-${String((k % 12) + 1).padStart(2, "0")}-15`,
+          status: ["todo", "doing", "done"][k % 3] ?? "todo",
+        };
       });
       const r = await call<{ row_ids: string[] }>(client, "insert_rows", { collection: table, rows });
       expect(r.isError).toBe(false);
@@ -64,7 +74,9 @@ describe("tables", () => {
 
     // score >= 50 and status = todo, sorted by score descending, 37 at a time, while rows are added.
     const tableId = (await sc.database.c.collections.findOne({ slug: table }))?._id ?? "";
-    const before = (await sc.database.c.rows.find({ collectionId: tableId, "values.score": { $gte: 50 }, "values.status": "todo" }, { projection: { _id: 1 } }).toArray()).map((r) => r._id);
+    const before = (
+      await sc.database.c.rows.find({ collectionId: tableId, "values.score": { $gte: 50 }, "values.status": "todo" }, { projection: { _id: 1 } }).toArray()
+    ).map((r) => r._id);
     expect(before.length).toBeGreaterThan(100);
     const late: string[] = [];
     const seen: string[] = [];
@@ -152,7 +164,9 @@ describe("tables", () => {
   it("counts rows toward an unclaimed sandbox's size cap", async () => {
     const reg = await registerAnonymous(sc.deps, { requesterIp: "10.1.1.1" });
     const bot = await connectClient(sc, reg.credential);
-    expect((await call(bot, "create_collection", { slug: "notes", name: "Notes", kind: "table", columns: [{ name: "text", type: "text" }] })).isError).toBe(false);
+    expect((await call(bot, "create_collection", { slug: "notes", name: "Notes", kind: "table", columns: [{ name: "text", type: "text" }] })).isError).toBe(
+      false,
+    );
     expect((await call(bot, "insert_rows", { collection: "notes", rows: [{ text: "a".repeat(1500) }] })).isError).toBe(false);
     const over = await call(bot, "insert_rows", { collection: "notes", rows: [{ text: "b".repeat(1000) }, { text: "c".repeat(1000) }] });
     expect(over.isError).toBe(true);
@@ -163,7 +177,15 @@ describe("tables", () => {
 
   it("renders a table in a page and keeps the page current as rows change", async () => {
     const table = uniq("reading");
-    await call(client, "create_collection", { slug: table, name: "Reading list", kind: "table", columns: [{ name: "book", type: "text", required: true }, { name: "url", type: "url" }] });
+    await call(client, "create_collection", {
+      slug: table,
+      name: "Reading list",
+      kind: "table",
+      columns: [
+        { name: "book", type: "text", required: true },
+        { name: "url", type: "url" },
+      ],
+    });
     await call(client, "insert_rows", { collection: table, rows: [{ book: "Dune <1965>", url: "https://example.com/dune" }] });
     const slug = uniq("reading-page");
     const page = await call(client, "create_page", { slug, title: "What I read", body_markdown: "My list:", tables: [{ collection: table }] });

@@ -14,7 +14,15 @@ describe("graceful shutdown", () => {
     const port = await freePort();
     const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
       cwd: serverDir,
-      env: { PATH: process.env.PATH, NODE_ENV: "test", SERVER_PORT: String(port), MONGODB_URI: testMongoUri(), MONGODB_DB: `shutdown_${port}`, LOG_LEVEL: "info", ANONYMOUS_REGISTRATION_ENABLED: "false" },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "test",
+        SERVER_PORT: String(port),
+        MONGODB_URI: testMongoUri(),
+        MONGODB_DB: `shutdown_${port}`,
+        LOG_LEVEL: "info",
+        ANONYMOUS_REGISTRATION_ENABLED: "false",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -31,7 +39,9 @@ describe("graceful shutdown", () => {
       let answer = "";
       socket.on("data", (b: Buffer) => (answer += b.toString()));
       await new Promise<void>((r) => socket.once("connect", () => r()));
-      socket.write(`POST /agent/auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`);
+      socket.write(
+        `POST /agent/auth HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+      );
       await new Promise((r) => setTimeout(r, 200));
       child.kill("SIGTERM");
       await new Promise((r) => setTimeout(r, 300));

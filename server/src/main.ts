@@ -17,7 +17,10 @@ if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the develop
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
 const app = createApp({ config, database, logger, mailer, cache });
 // Public pages this process holds answer before Express, with their request lines buffered.
-const front = leanArtifactFront({ cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) }, app);
+const front = leanArtifactFront(
+  { cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) },
+  app,
+);
 const server = createServer(front.listener).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });

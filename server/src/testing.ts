@@ -2,15 +2,7 @@
 // one per call), real SMTP to a server inside the test, and a logger whose lines are kept.
 import { ReadCache } from "@atelier/shared/domain/cache";
 import { createMailer } from "@atelier/shared/domain/mail";
-import {
-  capturingLogger,
-  listen,
-  startSmtpCapture,
-  testConfig,
-  testDatabase,
-  type SmtpCapture,
-  type TestDatabase,
-} from "@atelier/shared/testing";
+import { capturingLogger, listen, startSmtpCapture, testConfig, testDatabase, type SmtpCapture, type TestDatabase } from "@atelier/shared/testing";
 import type { Config } from "@atelier/shared/config";
 import { createServer } from "node:http";
 import { createApp } from "./app";

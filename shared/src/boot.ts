@@ -7,8 +7,7 @@ import type { Logger } from "./logger";
 export async function connectWithRetry(config: Config, logger: Logger, appName: string, waitMs = 30_000): Promise<Database> {
   if (!config.MONGODB_URI) {
     logger.fatal(
-      "MONGODB_URI is not set. `pnpm dev` and `pnpm start` start the embedded database and set it for you; " +
-        "to run this process alone, set MONGODB_URI.",
+      "MONGODB_URI is not set. `pnpm dev` and `pnpm start` start the embedded database and set it for you; " + "to run this process alone, set MONGODB_URI.",
     );
     process.exit(1);
   }

@@ -32,9 +32,7 @@ const int = (fallback: number, min: number, max: number) =>
 
 const port = (fallback: number) => int(fallback, 1, 65_535);
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-  .transform((u) => u.replace(/\/+$/, ""));
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).transform((u) => u.replace(/\/+$/, ""));
 
 const IssuerSchema = z.union([
   z.object({ issuer: z.string().min(1), jwks_uri: z.url() }).strict(),
@@ -134,7 +132,10 @@ export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_L
 };
 
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = "ConfigError";
   }
@@ -160,10 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...e,
     DATA_DIR: dataDir,
     WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
-    ANONYMOUS_REGISTRATION_ENABLED:
-      anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
-    OAUTH_ALLOW_LOOPBACK_CLIENTS:
-      loopback === undefined ? e.NODE_ENV !== "production" : loopback === "true" || loopback === "1" || loopback === "yes",
+    ANONYMOUS_REGISTRATION_ENABLED: anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
+    OAUTH_ALLOW_LOOPBACK_CLIENTS: loopback === undefined ? e.NODE_ENV !== "production" : loopback === "true" || loopback === "1" || loopback === "yes",
     SECRET_KEY: e.SECRET_KEY ?? defaultSecretKey(e.NODE_ENV, dataDir),
   };
 }

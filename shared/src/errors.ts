@@ -110,7 +110,11 @@ export class AppError extends Error {
   /** Machine-readable detail that is safe to show the caller (field issues, versions). */
   readonly details: ErrorDetails | undefined;
 
-  constructor(readonly code: ErrorCode, message: string, opts: { retryAfter?: number; details?: ErrorDetails; cause?: unknown } = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    opts: { retryAfter?: number; details?: ErrorDetails; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = "AppError";
     this.retryAfter = opts.retryAfter;
@@ -210,7 +214,8 @@ export function httpAnswerOf(raw: unknown): HttpAnswer | null {
     if (err.retryAfter !== undefined) headers["Retry-After"] = String(err.retryAfter);
     const rule: ErrorRule = err.rule;
     // A refusal the table gives a JSON-RPC code (a body that is not JSON-RPC at all) is answered in JSON-RPC.
-    if (rule.jsonrpc !== undefined) return { status: rule.http, headers, body: { jsonrpc: "2.0", error: { code: rule.jsonrpc, message: err.message }, id: null } };
+    if (rule.jsonrpc !== undefined)
+      return { status: rule.http, headers, body: { jsonrpc: "2.0", error: { code: rule.jsonrpc, message: err.message }, id: null } };
     return { status: rule.http, headers, body: err.toHttpBody() };
   }
   const status = (err as { status?: unknown } | null)?.status;

@@ -31,7 +31,14 @@ export function logRequest(
   r: { id: string | number; method: string | undefined; url: string; statusCode: number; startedAt: number },
   message = "request completed",
 ): void {
-  logger.info({ req: { id: r.id, method: r.method, path: loggablePath(r.url) }, res: { statusCode: r.statusCode }, responseTime: Math.round(performance.now() - r.startedAt) }, message);
+  logger.info(
+    {
+      req: { id: r.id, method: r.method, path: loggablePath(r.url) },
+      res: { statusCode: r.statusCode },
+      responseTime: Math.round(performance.now() - r.startedAt),
+    },
+    message,
+  );
 }
 
 export function createHttpLogger(logger: Logger): HttpLogger {

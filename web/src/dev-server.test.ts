@@ -21,7 +21,12 @@ beforeAll(async () => {
   mkdirSync(path.join(probeDir, "outbox"), { recursive: true });
   writeFileSync(path.join(probeDir, "secret-key"), SECRET);
   writeFileSync(path.join(probeDir, "outbox", "mail.eml"), SECRET);
-  server = await createServer({ configFile: path.join(root, "vite.config.ts"), root, logLevel: "silent", server: { port: 0, strictPort: false, proxy: {}, hmr: false } });
+  server = await createServer({
+    configFile: path.join(root, "vite.config.ts"),
+    root,
+    logLevel: "silent",
+    server: { port: 0, strictPort: false, proxy: {}, hmr: false },
+  });
   await server.listen();
   port = (server.httpServer?.address() as AddressInfo).port;
 }, 30_000);

@@ -121,7 +121,12 @@ export async function startServer(opts: {
     args,
     cwd: serverDir,
     // ATELIER_BENCH_NODE_OPTIONS reaches the measured processes as NODE_OPTIONS (e.g. a heap cap, to see what RSS is made of).
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.ATELIER_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATELIER_BENCH_NODE_OPTIONS } : {}), ...opts.env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...(process.env.ATELIER_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ATELIER_BENCH_NODE_OPTIONS } : {}),
+      ...opts.env,
+    },
     logFile: opts.logFile,
   });
   await waitUntilReady(service, `${opts.env.BASE_URL}/healthz`, 90_000);

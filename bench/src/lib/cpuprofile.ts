@@ -60,7 +60,10 @@ export function areaOf(frame: CallFrame): string {
 
 function shortWhere(frame: CallFrame): string {
   if (!frame.url) return "";
-  const url = frame.url.replace(/^file:\/\//, "").replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^.*\/(shared|server|mcp-sidecar)\/src\//, "$1/src/");
+  const url = frame.url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "")
+    .replace(/^.*\/(shared|server|mcp-sidecar)\/src\//, "$1/src/");
   return `${url}:${frame.lineNumber + 1}`;
 }
 
@@ -139,7 +142,9 @@ export function formatProfileSummary(s: ProfileSummary): string {
   const rows = (title: string, lines: ProfileLine[], withWhere: boolean) =>
     [
       title,
-      ...lines.map((l) => `  ${l.percent.toFixed(1).padStart(5)} %  ${l.ms.toFixed(0).padStart(7)} ms  ${l.name}${withWhere && l.where ? `  (${l.where})` : ""}`),
+      ...lines.map(
+        (l) => `  ${l.percent.toFixed(1).padStart(5)} %  ${l.ms.toFixed(0).padStart(7)} ms  ${l.name}${withWhere && l.where ? `  (${l.where})` : ""}`,
+      ),
     ].join("\n");
   return [
     `profile ${s.file}: ${s.totalMs} ms sampled, ${s.busyMs} ms busy (percentages are of busy time)`,

@@ -52,7 +52,10 @@ export function sampleRss(targets: Record<string, CpuTarget>): () => Record<stri
  * still in flight, and a server keeps working on them (a slow database query is not
  * cancelled when its client goes away). Returns how long it waited.
  */
-export async function waitForDrain(targets: Record<string, CpuTarget>, opts: { thresholdPercent?: number; maxWaitMs: number; log?: (line: string) => void }): Promise<number> {
+export async function waitForDrain(
+  targets: Record<string, CpuTarget>,
+  opts: { thresholdPercent?: number; maxWaitMs: number; log?: (line: string) => void },
+): Promise<number> {
   const start = Date.now();
   let told = false;
   for (;;) {
@@ -62,7 +65,8 @@ export async function waitForDrain(targets: Record<string, CpuTarget>, opts: { t
     if (!pct) return 0;
     const busy = Object.keys(targets).reduce((n, k) => n + (pct[k] ?? 0), 0);
     if (busy < (opts.thresholdPercent ?? 15) || Date.now() - start >= opts.maxWaitMs) return Date.now() - start;
-    if (!told) opts.log?.(`waiting up to ${Math.round(opts.maxWaitMs / 1000)} s for the requests wrk left in flight to finish (${Math.round(busy)} % of a core busy)…`);
+    if (!told)
+      opts.log?.(`waiting up to ${Math.round(opts.maxWaitMs / 1000)} s for the requests wrk left in flight to finish (${Math.round(busy)} % of a core busy)…`);
     told = true;
   }
 }

@@ -92,7 +92,8 @@ async function runNginx(name: string, conf: string, opts: { bin: string; dir: st
 function replaceOnce(text: string, from: string | RegExp, to: string): string {
   const re = typeof from === "string" ? new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(from.source, "gm");
   const count = text.match(re)?.length ?? 0;
-  if (count !== 1) throw new Error(`deploy/nginx.conf: expected exactly one match for ${String(from)}, found ${count}; update bench/src/lib/nginx.ts with the file`);
+  if (count !== 1)
+    throw new Error(`deploy/nginx.conf: expected exactly one match for ${String(from)}, found ${count}; update bench/src/lib/nginx.ts with the file`);
   return text.replace(re, to);
 }
 
@@ -102,7 +103,14 @@ function replaceOnce(text: string, from: string | RegExp, to: string): string {
  * `dir`) and one more: `worker_processes` is set to `workers` (the static-file baseline runs
  * one worker; the shipped `auto` would give the proxy every core while wrk needs one).
  */
-export function shippedNginxConf(opts: { template: string; dir: string; port: number; serverPorts: [number, number]; sidecarPorts: [number, number]; workers: number }): string {
+export function shippedNginxConf(opts: {
+  template: string;
+  dir: string;
+  port: number;
+  serverPorts: [number, number];
+  sidecarPorts: [number, number];
+  workers: number;
+}): string {
   const p = (name: string) => path.join(opts.dir, name);
   let conf = readFileSync(opts.template, "utf8");
   conf = replaceOnce(conf, "worker_processes auto;", `worker_processes ${opts.workers};\ndaemon off;`);

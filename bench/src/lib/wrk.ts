@@ -151,10 +151,7 @@ export async function runWrk(opts: WrkOptions): Promise<WrkResult> {
   const margin = Math.min(500, (opts.durationSeconds * 1000) / 4);
   let before: CpuSnapshot | null = null;
   let after: CpuSnapshot | null = null;
-  const timers = [
-    setTimeout(() => (before = snapshot(targets)), margin),
-    setTimeout(() => (after = snapshot(targets)), opts.durationSeconds * 1000 - margin),
-  ];
+  const timers = [setTimeout(() => (before = snapshot(targets)), margin), setTimeout(() => (after = snapshot(targets)), opts.durationSeconds * 1000 - margin)];
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (c) => resolve(c));

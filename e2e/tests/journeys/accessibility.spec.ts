@@ -53,7 +53,14 @@ test("every main screen, at both widths and in both themes, has no serious or cr
       workspace: ws,
       collection: "tasks",
       rows: [
-        { title: "Write the release notes for the autumn update", estimate: 3, due: "2026-11-21", status: "done", reviewed: true, link: "https://example.com/notes" },
+        {
+          title: "Write the release notes for the autumn update",
+          estimate: 3,
+          due: "2026-11-21",
+          status: "done",
+          reviewed: true,
+          link: "https://example.com/notes",
+        },
         { title: "Check contrast", estimate: 1.5, due: "2026-12-01", status: "doing", reviewed: false },
         { title: "Fix the grid", estimate: 12, due: "2026-12-24", status: "todo" },
       ],
@@ -63,7 +70,8 @@ test("every main screen, at both widths and in both themes, has no serious or cr
       slug: pageSlug,
       title: "Release plan",
       summary: "What ships, and when",
-      body_markdown: "# Release plan\n\nSome **text** and a [link](https://example.com).\n\n| Item | Cost |\n|:--|--:|\n| Paper | 12.50 |\n\n```ts\nconst x: number = 1;\n```\n",
+      body_markdown:
+        "# Release plan\n\nSome **text** and a [link](https://example.com).\n\n| Item | Cost |\n|:--|--:|\n| Paper | 12.50 |\n\n```ts\nconst x: number = 1;\n```\n",
       tables: [{ collection: "tasks" }],
     });
     await api.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });

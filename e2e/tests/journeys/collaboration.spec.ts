@@ -34,7 +34,13 @@ test("collaborating: signed out while editing, a merged edit, attribution, activ
     await signInInBrowser(page, owner);
     await api.mutation("workspaces.create", { slug: ws, name: "Mountain club" });
     await api.mutation("pages.create", { workspace: ws, slug, title: "Trail log", body_markdown: LINES.join("\n") });
-    await api.mutation("collections.create", { workspace: ws, slug: "reading", name: "Reading list", kind: "table", columns: [{ name: "title", type: "text" }] });
+    await api.mutation("collections.create", {
+      workspace: ws,
+      slug: "reading",
+      name: "Reading list",
+      kind: "table",
+      columns: [{ name: "title", type: "text" }],
+    });
     await api.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
   });
 

@@ -32,7 +32,11 @@ test("an HTML artifact cannot read the app's cookies or call its API with the vi
   // Seeded through the public API: a signed-in owner, a token, the artifact written over MCP.
   const api = new Api();
   const { user } = await api.signIn(owner);
-  const { credential } = await api.mutation<{ credential: string }>("tokens.create", { label: "probe writer", scopes: ["mcp:read", "mcp:write"], expiresInDays: 1 });
+  const { credential } = await api.mutation<{ credential: string }>("tokens.create", {
+    label: "probe writer",
+    scopes: ["mcp:read", "mcp:write"],
+    expiresInDays: 1,
+  });
   const agent = await mcpClient(credential);
   await callTool(agent, "create_page", { slug, title: "Probe", body_html: PROBE });
   await agent.close();

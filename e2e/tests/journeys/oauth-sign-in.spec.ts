@@ -134,11 +134,17 @@ for (const variant of ["metadata-document", "registration"] as const) {
         await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }));
         const who = (await callTool(client, "whoami", {})) as Record<string, unknown>;
         expect(JSON.stringify(who)).toContain(person);
-        const created = (await callTool(client, "create_page", { slug, title: "Signed in through OAuth", body_markdown: "# Hello\n\nFrom an app that signed in." })) as {
+        const created = (await callTool(client, "create_page", {
+          slug,
+          title: "Signed in through OAuth",
+          body_markdown: "# Hello\n\nFrom an app that signed in.",
+        })) as {
           page: { created_by: { kind: string; label: string; user_id: string | null } };
         };
         expect(created.page.created_by).toMatchObject({ kind: "agent", label: clientName });
-        const history = (await callTool(client, "get_page_history", { slug })) as { versions: { actor: { kind: string; label: string; user_id: string | null } }[] };
+        const history = (await callTool(client, "get_page_history", { slug })) as {
+          versions: { actor: { kind: string; label: string; user_id: string | null } }[];
+        };
         const me = (await (await page.request.get("/api/trpc/me.get")).json()) as { result: { data: { id: string } } };
         expect(history.versions[0]?.actor).toMatchObject({ kind: "agent", label: clientName, user_id: me.result.data.id });
         await client.close();
@@ -171,7 +177,11 @@ for (const variant of ["metadata-document", "registration"] as const) {
         const refresh = await fetch(`${stack.baseUrl}/oauth/token`, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: provider.saved?.refresh_token ?? "", client_id: String(provider.info?.client_id ?? "") }).toString(),
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: provider.saved?.refresh_token ?? "",
+            client_id: String(provider.info?.client_id ?? ""),
+          }).toString(),
         });
         expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
         await keepScreenshot(page, `journey-oauth-${variant}-revoked`);

@@ -121,7 +121,9 @@ test("the owner's app: workspace, page, live preview, agent conflict, publishing
     const now = (await callTool(agent, "get_page", { slug: pageSlug })) as { page: PageView };
     expect(now.page.version).toBe(4);
     expect(now.page.parts[0]?.body).toContain(personText);
-    const history = (await callTool(agent, "get_page_history", { slug: pageSlug })) as { versions: { version: number; actor: { kind: string; label: string } }[] };
+    const history = (await callTool(agent, "get_page_history", { slug: pageSlug })) as {
+      versions: { version: number; actor: { kind: string; label: string } }[];
+    };
     expect(history.versions.map((v) => v.version)).toEqual([4, 3, 2, 1]);
     expect(history.versions.find((v) => v.version === 3)?.actor).toMatchObject({ kind: "agent", label: agentLabel });
 
@@ -185,9 +187,15 @@ test("the owner's app: workspace, page, live preview, agent conflict, publishing
     const phone = await browser.newContext({ viewport: PHONE, hasTouch: true });
     const c = await phone.newPage();
     await signInInBrowser(c, collaborator);
-    await c.getByRole("list", { name: "Workspaces" }).getByRole("link", { name: new RegExp(wsName) }).click();
+    await c
+      .getByRole("list", { name: "Workspaces" })
+      .getByRole("link", { name: new RegExp(wsName) })
+      .click();
     await expect(c.getByRole("heading", { level: 1, name: wsName })).toBeVisible();
-    await c.getByRole("list", { name: "Pages" }).getByRole("link", { name: new RegExp(pageTitle) }).click();
+    await c
+      .getByRole("list", { name: "Pages" })
+      .getByRole("link", { name: new RegExp(pageTitle) })
+      .click();
     await c.getByRole("button", { name: "Edit" }).click();
     const theirEditor = c.getByRole("form", { name: `Edit ${pageTitle}` });
     const theirBody = theirEditor.getByLabel("Markdown", { exact: true });
@@ -226,12 +234,18 @@ test("the owner's app: workspace, page, live preview, agent conflict, publishing
     const row = page.getByRole("list", { name: "Agents" }).getByRole("listitem").filter({ hasText: agentLabel });
     await expect(row).toContainText(`for ${owner}`);
     await row.getByRole("button", { name: `Cut ${agentLabel} off this workspace` }).click();
-    await page.getByRole("dialog", { name: `Cut ${agentLabel} off?` }).getByRole("button", { name: "Cut off", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: `Cut ${agentLabel} off?` })
+      .getByRole("button", { name: "Cut off", exact: true })
+      .click();
     await expect(row.getByText("Cut off here")).toBeVisible();
     await expect(row.getByRole("button", { name: `Restore access for ${agentLabel}` })).toBeVisible();
     await keepScreens(page, "12-agents");
 
-    const refused = (await agent.callTool({ name: "update_page", arguments: { slug: pageSlug, body_markdown: "Overwritten after being cut off." } })) as ToolResult;
+    const refused = (await agent.callTool({
+      name: "update_page",
+      arguments: { slug: pageSlug, body_markdown: "Overwritten after being cut off." },
+    })) as ToolResult;
     expect(refused.isError).toBe(true);
     const error = JSON.parse(refused.content?.[0]?.text ?? "{}") as { error?: string; message?: string };
     expect(error.error, error.message).toBe("forbidden");

@@ -15,7 +15,7 @@ import { stack } from "../support/stack";
 
 test.use({ viewport: DESKTOP });
 
-const CODE = 'export function total(rows: Row[]): number {\n  return rows.reduce((n, r) => n + r.cost, 0); // the sum\n}';
+const CODE = "export function total(rows: Row[]): number {\n  return rows.reduce((n, r) => n + r.cost, 0); // the sum\n}";
 const LONG_TITLE = "Write the release notes for the autumn update, with every change people asked about";
 
 /** The artifact frame's document, once it has loaded. */
@@ -42,14 +42,20 @@ async function frameFits(page: Page, frame: Frame, title: string): Promise<{ fra
   return last;
 }
 
-test("the page view reads the whole page: title once, alignment, highlighted code with Copy, live tables like the grid, history on a phone", async ({ page, context }) => {
+test("the page view reads the whole page: title once, alignment, highlighted code with Copy, live tables like the grid, history on a phone", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.baseUrl });
   const owner = uniqueEmail("reading");
   const ws = uniqueSlug("reading-ws");
   const slug = uniqueSlug("release-plan");
   const title = "Release plan";
-  const paragraphs = Array.from({ length: 14 }, (_, i) => `Paragraph ${i + 1}: what ships, who checks it, and when it goes out to the people waiting for it.`).join("\n\n");
+  const paragraphs = Array.from(
+    { length: 14 },
+    (_, i) => `Paragraph ${i + 1}: what ships, who checks it, and when it goes out to the people waiting for it.`,
+  ).join("\n\n");
 
   await test.step("a page with its own heading, an aligned table, code, and a live table, made through the API", async () => {
     await signInInBrowser(page, owner);
@@ -101,7 +107,11 @@ test("the page view reads the whole page: title once, alignment, highlighted cod
 
   await test.step("the title once, the table's alignment, highlighted code", async () => {
     expect(await frame.locator("h1").count()).toBe(1);
-    const align = (sel: string) => frame.locator(sel).first().evaluate((el) => getComputedStyle(el).textAlign);
+    const align = (sel: string) =>
+      frame
+        .locator(sel)
+        .first()
+        .evaluate((el) => getComputedStyle(el).textAlign);
     expect(await align('td[align="right"]')).toBe("right");
     expect(await align('td[align="left"]')).toBe("left");
     const keyword = frame.locator("code.hljs .hljs-keyword").first();
@@ -166,7 +176,10 @@ test("the page view reads the whole page: title once, alignment, highlighted cod
   });
 });
 
-test("the grid: room for the first column, choices that mean what they say, dates as their inputs show them, text filters by a part", async ({ page, browser }) => {
+test("the grid: room for the first column, choices that mean what they say, dates as their inputs show them, text filters by a part", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const owner = uniqueEmail("grid");
   const ws = uniqueSlug("grid-ws");

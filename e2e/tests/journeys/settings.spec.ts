@@ -49,11 +49,7 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await api.mutation("rows.insert", {
       workspace: ws,
       collection: "tasks",
-      rows: [
-        { task: "Draft", points: 3, done: true },
-        { task: "Review", points: 5, done: false },
-        { task: "Ship" },
-      ],
+      rows: [{ task: "Draft", points: 3, done: true }, { task: "Review", points: 5, done: false }, { task: "Ship" }],
     });
   });
 
@@ -106,7 +102,11 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await expect(grid.getByRole("row").filter({ hasText: "Review" })).toContainText("5");
     findings.push(...(await checkScreen(page, "settings-table", async () => expect(settings.getByRole("heading", { name: "Columns" })).toBeVisible())));
 
-    await settings.getByRole("listitem").filter({ has: page.getByRole("form", { name: "Column done" }) }).getByRole("button", { name: "Remove column…" }).click();
+    await settings
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("form", { name: "Column done" }) })
+      .getByRole("button", { name: "Remove column…" })
+      .click();
     const confirm = page.getByRole("dialog", { name: "Remove the column “done”?" });
     await expect(confirm).toContainText("2 rows have values in “done”");
     await confirm.getByRole("button", { name: "Remove and drop 2 values" }).click();
@@ -145,7 +145,9 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await invite.getByLabel("Role").selectOption("editor");
     const since = Date.now();
     await invite.getByRole("button", { name: "Add", exact: true }).click();
-    await expect(invite.getByRole("status")).toHaveText(`We e-mailed ${invitee} an invitation. They can read and edit this workspace once they sign in with that address.`);
+    await expect(invite.getByRole("status")).toHaveText(
+      `We e-mailed ${invitee} an invitation. They can read and edit this workspace once they sign in with that address.`,
+    );
     const pending = page.getByRole("list", { name: "Pending invitations" });
     await expect(pending.getByRole("listitem").filter({ hasText: invitee })).toContainText("Pending");
     findings.push(...(await checkScreen(page, "settings-people-pending")));

@@ -62,7 +62,11 @@ test("a database outage gives clean 503s, no crash and no hang, and full service
   const api = new Api();
   await api.signIn(uniqueEmail("outage"));
   const me = await api.query<{ defaultWorkspace: string }>("me.get");
-  const { credential } = await api.mutation<{ credential: string }>("tokens.create", { label: "outage writer", scopes: ["mcp:read", "mcp:write"], expiresInDays: 1 });
+  const { credential } = await api.mutation<{ credential: string }>("tokens.create", {
+    label: "outage writer",
+    scopes: ["mcp:read", "mcp:write"],
+    expiresInDays: 1,
+  });
   const seed = uniqueSlug("outage-seed");
   const agent = await mcpClient(credential);
   await callTool(agent, "create_page", { slug: seed, title: "Seed", body_markdown: "There before the outage." });
@@ -100,7 +104,11 @@ test("a database outage gives clean 503s, no crash and no hang, and full service
       timed("GET /api/trpc/me.get", phase, () => api.fetch("/api/trpc/me.get")),
       timed("GET /api/trpc/workspaces.list", phase, () => api.fetch("/api/trpc/workspaces.list")),
       timed("POST /api/trpc/auth.requestCode", phase, () =>
-        api.fetch("/api/trpc/auth.requestCode", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: uniqueEmail("outage-code") }) }),
+        api.fetch("/api/trpc/auth.requestCode", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: uniqueEmail("outage-code") }),
+        }),
       ),
       timed("POST /mcp get_page", phase, () => mcpPost(toolCall("get_page", { slug: seed }), bearer)),
       timed("POST /mcp whoami", phase, () => mcpPost(toolCall("whoami"), bearer)),
@@ -160,7 +168,14 @@ test("a database outage gives clean 503s, no crash and no hang, and full service
   // Full service: every process reports a reachable database again.
   const urls = [...stack.serverUrls, ...stack.sidecarUrls];
   for (;;) {
-    const ok = await Promise.all(urls.map((u) => fetch(`${u}/healthz`).then((r) => r.status === 200, () => false)));
+    const ok = await Promise.all(
+      urls.map((u) =>
+        fetch(`${u}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        ),
+      ),
+    );
     if (ok.every(Boolean)) break;
     expect(Date.now() - restartedAt, "service is back within 30 s of the database").toBeLessThan(30_000);
     await new Promise((r) => setTimeout(r, 100));
@@ -175,7 +190,10 @@ test("a database outage gives clean 503s, no crash and no hang, and full service
   const check = await withDb((db) => checkWrites(db, writes, me.defaultWorkspace));
   const rowsFound = await withDb(async (db) => {
     const table = await db.collection<{ _id: string }>("collections").findOne({ workspaceId: check.workspaceId, slug: TABLE });
-    const rows = await db.collection<{ values: { key: string } }>("rows").find({ collectionId: table?._id ?? "" }, { projection: { values: 1 } }).toArray();
+    const rows = await db
+      .collection<{ values: { key: string } }>("rows")
+      .find({ collectionId: table?._id ?? "" }, { projection: { values: 1 } })
+      .toArray();
     const byKey = new Map<string, number>();
     for (const r of rows) byKey.set(r.values.key, (byKey.get(r.values.key) ?? 0) + 1);
     return byKey;
@@ -187,7 +205,9 @@ test("a database outage gives clean 503s, no crash and no hang, and full service
   // What the outage cut off between its steps is finished by the sweeper.
   const repair = await waitForSweeper([check.workspaceId]);
   const causes = unhandledErrors(testStarted);
-  const fiveHundreds = [...probes, ...writes, ...rowWrites].filter((p) => p.status === 500).length + [...writes, ...rowWrites].filter((w) => /internal_error/.test(w.detail)).length;
+  const fiveHundreds =
+    [...probes, ...writes, ...rowWrites].filter((p) => p.status === 500).length +
+    [...writes, ...rowWrites].filter((w) => /internal_error/.test(w.detail)).length;
 
   const down = probes.filter((p) => p.phase === "down");
   const routes = [...new Set(probes.map((p) => p.route))];
@@ -225,7 +245,8 @@ test("a database outage gives clean 503s, no crash and no hang, and full service
   // Never a 500: a lost database is `unavailable` (503) on every route, whatever the driver
   // threw (a dropped pooled socket surfaces as a plain EPIPE or ECONNRESET). The causes the
   // apps logged are in the message when one appears.
-  if (fiveHundreds > 0 || causes.length > 0) test.info().annotations.push({ type: "500", description: `${fiveHundreds} answers were 500; logged causes: ${causes.join("; ") || "none"}` });
+  if (fiveHundreds > 0 || causes.length > 0)
+    test.info().annotations.push({ type: "500", description: `${fiveHundreds} answers were 500; logged causes: ${causes.join("; ") || "none"}` });
   expect(fiveHundreds, `no 500 answers (logged causes: ${causes.join("; ") || "none"})`).toBe(0);
   expect(causes, "no unhandled error logged by any process during the test").toEqual([]);
   for (const p of down) {

@@ -18,7 +18,11 @@ test("writes survive SIGKILL of a server and a sidecar process behind nginx", as
   const api = new Api();
   await api.signIn(uniqueEmail("kill-writer"));
   const me = await api.query<{ defaultWorkspace: string }>("me.get");
-  const { credential } = await api.mutation<{ credential: string }>("tokens.create", { label: "kill-test writer", scopes: ["mcp:read", "mcp:write"], expiresInDays: 1 });
+  const { credential } = await api.mutation<{ credential: string }>("tokens.create", {
+    label: "kill-test writer",
+    scopes: ["mcp:read", "mcp:write"],
+    expiresInDays: 1,
+  });
 
   // The faults, by how far the stream has got.
   const schedule: { at: number; action: string; run: () => Promise<unknown> }[] = [
@@ -65,7 +69,13 @@ test("writes survive SIGKILL of a server and a sidecar process behind nginx", as
   const retryConflicts = retries.filter((r) => r.status === 409 || /conflict|already used/i.test(r.detail)).length;
   const retryCreated = retries.filter((r) => r.acknowledged).length;
   // Now every attempted write counts as done: each slug must be there exactly once.
-  const afterRetry = await withDb((db) => checkWrites(db, records.map((r) => ({ ...r, acknowledged: true })), me.defaultWorkspace));
+  const afterRetry = await withDb((db) =>
+    checkWrites(
+      db,
+      records.map((r) => ({ ...r, acknowledged: true })),
+      me.defaultWorkspace,
+    ),
+  );
 
   // And through the public API: each acknowledged page reads back with what was written.
   const readStarted = Date.now();
@@ -116,7 +126,10 @@ test("writes survive SIGKILL of a server and a sidecar process behind nginx", as
   expect(readBack).toBe(check.acknowledged);
   // A 5xx may only be a write that was in flight on a process as it was killed (nginx does
   // not resend a POST it already sent): at most one per lane per kill.
-  expect(fiveXx.every((r) => r.status === 502), `only 502s: ${describeStatuses(statusCounts(fiveXx))}`).toBe(true);
+  expect(
+    fiveXx.every((r) => r.status === 502),
+    `only 502s: ${describeStatuses(statusCounts(fiveXx))}`,
+  ).toBe(true);
   expect(fiveXx.length).toBeLessThanOrEqual(LANES * 2);
   expect(records.filter((r) => r.status === 0)).toEqual([]);
 });

@@ -87,7 +87,6 @@ export async function keepWholeScreens(page: Page, name: string, ready?: () => P
   if (own) await page.setViewportSize(own);
 }
 
-
 /**
  * Checks the screen now showing at both widths in both themes and keeps a screenshot of
  * each (screens/<name>-<width>[-dark].png). `ready` runs after each change of width or
@@ -110,7 +109,10 @@ export async function checkScreen(page: Page, name: string, ready?: () => Promis
   }
   await page.emulateMedia({ colorScheme: "light" });
   if (own) await page.setViewportSize(own);
-  appendFileSync(path.join(stack.artifactsDir, "axe.jsonl"), found.map((f) => `${JSON.stringify(f)}\n`).join("") || `${JSON.stringify({ screen: name, clean: true })}\n`);
+  appendFileSync(
+    path.join(stack.artifactsDir, "axe.jsonl"),
+    found.map((f) => `${JSON.stringify(f)}\n`).join("") || `${JSON.stringify({ screen: name, clean: true })}\n`,
+  );
   return found;
 }
 

@@ -53,7 +53,10 @@ export async function findHalfWritten(db: Db, workspaceIds?: string[]): Promise<
     .collection<{ pageId: string; version: number }>("revisions")
     .find(inScope, { projection: { pageId: 1, version: 1 } })
     .toArray();
-  const rows = await db.collection<{ workspaceId: string; collectionId: string; bytes: number }>("rows").find(inScope, { projection: { workspaceId: 1, collectionId: 1, bytes: 1 } }).toArray();
+  const rows = await db
+    .collection<{ workspaceId: string; collectionId: string; bytes: number }>("rows")
+    .find(inScope, { projection: { workspaceId: 1, collectionId: 1, bytes: 1 } })
+    .toArray();
   const collections = await db
     .collection<{ _id: string; workspaceId: string; slug: string; kind: string; rowCount: number }>("collections")
     .find(inScope, { projection: { _id: 1, workspaceId: 1, slug: 1, kind: 1, rowCount: 1 } })
@@ -106,7 +109,11 @@ export function describeHalfWritten(h: HalfWritten): string {
 
 /** The details, for a failing assertion. */
 export const detailHalfWritten = (h: HalfWritten): string =>
-  JSON.stringify({ revisionPending: h.revisionPending, missingRevision: h.missingRevision, reservedSlugs: h.reservedSlugs, usage: h.usage, rowCount: h.rowCount }, null, 1);
+  JSON.stringify(
+    { revisionPending: h.revisionPending, missingRevision: h.missingRevision, reservedSlugs: h.reservedSlugs, usage: h.usage, rowCount: h.rowCount },
+    null,
+    1,
+  );
 
 /** Longest the sweeper may take: a write becomes due after the grace, then the next sweep (each of two processes) plus a slow machine. */
 export const sweeperDeadlineMs = () => (stack.sweepGraceSeconds + 2 * stack.sweepIntervalSeconds) * 1000 + 20_000;

@@ -46,7 +46,9 @@ export async function startCallback(): Promise<{ url: string; next(): Promise<UR
 }
 
 /** The client's web site: serves its client ID metadata document at https://localhost:PORT/oauth/client.json. */
-export async function startClientSite(metadata: (clientId: string) => Record<string, unknown>): Promise<{ clientId: string; fetches: () => number; close(): Promise<void> }> {
+export async function startClientSite(
+  metadata: (clientId: string) => Record<string, unknown>,
+): Promise<{ clientId: string; fetches: () => number; close(): Promise<void> }> {
   let clientId = "";
   let fetches = 0;
   const server = createHttpsServer({ cert: readFileSync(stack.tlsCert), key: readFileSync(stack.tlsKey) }, (req, res) => {
@@ -123,7 +125,11 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string): 
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      }
+    ).axe;
     const r = await axe.run(document);
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target) }));
   });

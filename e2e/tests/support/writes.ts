@@ -28,7 +28,15 @@ let counter = 0;
 export async function writeOnce(kind: WriteKind, prefix: string, credential: string, api: Api, retryOf?: string): Promise<WriteRecord> {
   const slug = retryOf ?? `${prefix}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
   const startedAt = Date.now();
-  const rec = (status: number, acknowledged: boolean, detail: string): WriteRecord => ({ slug, kind, status, acknowledged, detail, startedAt, ms: Date.now() - startedAt });
+  const rec = (status: number, acknowledged: boolean, detail: string): WriteRecord => ({
+    slug,
+    kind,
+    status,
+    acknowledged,
+    detail,
+    startedAt,
+    ms: Date.now() - startedAt,
+  });
   const body = { slug, title: `Write ${slug}`, body_markdown: `Written during a fault test: ${slug}` };
   try {
     if (kind === "mcp create_page") {
@@ -118,5 +126,4 @@ export function statusCounts(records: { status: number }[]): Map<number, number>
   return new Map([...m.entries()].sort((a, b) => a[0] - b[0]));
 }
 
-export const describeStatuses = (m: Map<number, number>) =>
-  [...m.entries()].map(([s, n]) => `${s === 0 ? "no answer" : s}: ${n}`).join(", ");
+export const describeStatuses = (m: Map<number, number>) => [...m.entries()].map(([s, n]) => `${s === 0 ? "no answer" : s}: ${n}`).join(", ");

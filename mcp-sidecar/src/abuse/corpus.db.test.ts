@@ -36,7 +36,8 @@ interface Field {
   /** Forged values this field may take (the reason is given where it is set). */
   allow?: string[];
 }
-type Entry = { ids: true; base: Record<string, unknown>; fields: Record<string, Field>; extra?: { label: string; input: unknown }[] } | { ids: false; why: string };
+type Entry =
+  { ids: true; base: Record<string, unknown>; fields: Record<string, Field>; extra?: { label: string; input: unknown }[] } | { ids: false; why: string };
 
 interface Fixture {
   victimEmail: string;
@@ -92,7 +93,11 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { slug: uniq("new"), title: "t", body_markdown: "x", workspace: f.aws },
       fields: { workspace: ws([f.vpriv, f.vpub]), slug: { foreign: [f.vpage, f.vpubPage], missing: [], like: f.vpage }, collection: table() },
     },
-    update_page: { ids: true, base: { slug: f.apage, body_markdown: "changed", expected_version: 1 }, fields: { slug: page([f.vpage, f.vpubPage]), expected_version: version } },
+    update_page: {
+      ids: true,
+      base: { slug: f.apage, body_markdown: "changed", expected_version: 1 },
+      fields: { slug: page([f.vpage, f.vpubPage]), expected_version: version },
+    },
     delete_page: { ids: true, base: { slug: f.apage }, fields: { slug: page([f.vpage, f.vpubPage]) } },
     list_collections: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws() } },
     list_rows: {
@@ -102,7 +107,10 @@ function corpus(f: Fixture): Record<string, Entry> {
       extra: [
         { label: "all the victim's", input: { workspace: f.vpriv, collection: f.vtable } },
         { label: "filter with an operator object", input: { workspace: f.aws, collection: f.atable, filter: { name: { $regex: ".*" } } } },
-        { label: "filter on __proto__", input: JSON.parse(`{"workspace":"${f.aws}","collection":"${f.atable}","filter":{"__proto__":{"name":"x"}, "constructor": "x"}}`) as unknown },
+        {
+          label: "filter on __proto__",
+          input: JSON.parse(`{"workspace":"${f.aws}","collection":"${f.atable}","filter":{"__proto__":{"name":"x"}, "constructor": "x"}}`) as unknown,
+        },
         { label: "sort on __proto__", input: { workspace: f.aws, collection: f.atable, sort: { column: "__proto__", direction: "asc" } } },
       ],
     },
@@ -129,10 +137,22 @@ function corpus(f: Fixture): Record<string, Entry> {
       fields: { workspace: ws([f.vpriv, f.vpub]), collection: table(), row_id: row, expected_version: version },
       extra: [{ label: "all the victim's", input: { workspace: f.vpub, collection: f.vpubTable, row_id: f.vpubRow } }],
     },
-    create_workspace: { ids: true, base: { slug: uniq("fresh"), name: "N" }, fields: { slug: { foreign: [f.vpriv, f.vpub, f.sandbox], missing: [], like: f.vpriv } } },
+    create_workspace: {
+      ids: true,
+      base: { slug: uniq("fresh"), name: "N" },
+      fields: { slug: { foreign: [f.vpriv, f.vpub, f.sandbox], missing: [], like: f.vpriv } },
+    },
     set_workspace_visibility: { ids: true, base: { workspace: f.aws, visibility: "public" }, fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) } },
-    add_collaborator: { ids: true, base: { workspace: f.aws, email: "friend@example.com", role: "editor" }, fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) } },
-    create_share_link: { ids: true, base: { workspace: f.aws, page: f.apage }, fields: { workspace: ws([f.vpriv, f.vpub]), page: page([f.vpage, f.vpubPage]) } },
+    add_collaborator: {
+      ids: true,
+      base: { workspace: f.aws, email: "friend@example.com", role: "editor" },
+      fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) },
+    },
+    create_share_link: {
+      ids: true,
+      base: { workspace: f.aws, page: f.apage },
+      fields: { workspace: ws([f.vpriv, f.vpub]), page: page([f.vpage, f.vpubPage]) },
+    },
   };
 }
 
@@ -141,7 +161,8 @@ function probesOf(entry: Extract<Entry, { ids: true }>): { label: string; input:
   for (const [field, values] of Object.entries(entry.fields)) {
     for (const v of values.foreign) out.push({ label: `${field}: someone else's`, input: { ...entry.base, [field]: v } });
     for (const v of values.missing) out.push({ label: `${field}: missing`, input: { ...entry.base, [field]: v } });
-    for (const { label, value } of forgedValues(values.like)) if (!values.allow?.includes(label)) out.push({ label: `${field}: ${label}`, input: { ...entry.base, [field]: value } });
+    for (const { label, value } of forgedValues(values.like))
+      if (!values.allow?.includes(label)) out.push({ label: `${field}: ${label}`, input: { ...entry.base, [field]: value } });
   }
   return out;
 }
@@ -239,8 +260,14 @@ describe("the abuse corpus over /mcp", () => {
 
   it("has corpus inputs for every tool", () => {
     const entries = corpus(f);
-    expect(TOOLS.map((t) => t.name).filter((t) => !(t in entries)), "tools without abuse corpus inputs: add them to mcp-sidecar/src/abuse/corpus.db.test.ts").toEqual([]);
-    expect(Object.keys(entries).filter((t) => !TOOLS.some((x) => x.name === t)), "corpus entries for tools that no longer exist").toEqual([]);
+    expect(
+      TOOLS.map((t) => t.name).filter((t) => !(t in entries)),
+      "tools without abuse corpus inputs: add them to mcp-sidecar/src/abuse/corpus.db.test.ts",
+    ).toEqual([]);
+    expect(
+      Object.keys(entries).filter((t) => !TOOLS.some((x) => x.name === t)),
+      "corpus entries for tools that no longer exist",
+    ).toEqual([]);
   });
 
   it("refuses every foreign, missing and forged id, writes nothing, and discloses nothing", async () => {
@@ -261,10 +288,15 @@ describe("the abuse corpus over /mcp", () => {
         for (let i = 0; i < probes.length; i += 10) {
           const group = probes.slice(i, i + 10);
           if ((i / 10) % 10 === 9) {
-            const res = await rawCall(sc, group.map((p, k) => toolCall(tool.name, p.input as Record<string, unknown>, k + 1)), auth);
+            const res = await rawCall(
+              sc,
+              group.map((p, k) => toolCall(tool.name, p.input as Record<string, unknown>, k + 1)),
+              auth,
+            );
             const text = await res.text();
             const answers = res.status === 200 ? (JSON.parse(text) as RpcAnswer[]) : [];
-            if (res.status !== 200) tally.record(`${who} ${tool.name} batch`, String(res.status), res.status < 500 && res.status >= 400, text, needles, JSON.stringify(group));
+            if (res.status !== 200)
+              tally.record(`${who} ${tool.name} batch`, String(res.status), res.status < 500 && res.status >= 400, text, needles, JSON.stringify(group));
             for (const [k, a] of answers.entries()) {
               const probe = group[k];
               const r = await outcome(new Response(JSON.stringify(a), { status: 200 }));
@@ -282,8 +314,19 @@ describe("the abuse corpus over /mcp", () => {
       }
     }
     // Resources: someone else's page, a missing one, forged URIs, and forged list cursors.
-    for (const uri of [`artifact://${f.vpage}`, "artifact://no-such-page-zz", "artifact://__proto__", `artifact://${f.vpage}/../x`, "file:///etc/passwd", `artifact://${"x".repeat(5000)}`]) {
-      for (const [who, auth] of [["attacker", attackerAuth], ["sandbox", sandboxAuth], ["nobody", {}]] as const) {
+    for (const uri of [
+      `artifact://${f.vpage}`,
+      "artifact://no-such-page-zz",
+      "artifact://__proto__",
+      `artifact://${f.vpage}/../x`,
+      "file:///etc/passwd",
+      `artifact://${"x".repeat(5000)}`,
+    ]) {
+      for (const [who, auth] of [
+        ["attacker", attackerAuth],
+        ["sandbox", sandboxAuth],
+        ["nobody", {}],
+      ] as const) {
         const r = await outcome(await rawCall(sc, { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } }, auth));
         tally.record(`${who} resources/read ${uri.slice(0, 60)}`, r.status, r.refused, r.body, needles, uri);
       }
@@ -293,7 +336,11 @@ describe("the abuse corpus over /mcp", () => {
       tally.record(`attacker resources/list ${cursor.slice(0, 40)}`, r.status, r.refused, r.body, needles, cursor);
     }
     // The callers' own views never carry the victim.
-    for (const [who, auth] of [["attacker", attackerAuth], ["sandbox", sandboxAuth], ["nobody", {}]] as const) {
+    for (const [who, auth] of [
+      ["attacker", attackerAuth],
+      ["sandbox", sandboxAuth],
+      ["nobody", {}],
+    ] as const) {
       for (const name of ["whoami", "list_workspaces"]) {
         const res = await rawCall(sc, toolCall(name), auth);
         tally.record(`${who} ${name}`, String(res.status), true, await res.text(), needles, "");
@@ -383,9 +430,15 @@ describe("sidecar limits pushed past with batches and parallel calls through two
     freshMinute();
     const reg = await sandbox();
     const auth = { authorization: `Bearer ${reg.credential}` };
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => rawCall(either(i), toolCall("create_page", { slug: `${reg.sandbox_bucket.slug}-${i}`, title: "t", body_markdown: "x" }), auth)));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        rawCall(either(i), toolCall("create_page", { slug: `${reg.sandbox_bucket.slug}-${i}`, title: "t", body_markdown: "x" }), auth),
+      ),
+    );
     const seen = await statuses(answers);
-    report.push(`page cap (8): 16 creates tried, ${count(seen, "200")} created, ${count(seen, "tool limit_exceeded")} × limit_exceeded, ${seen.filter((s) => /^5/.test(s)).length} × 5xx`);
+    report.push(
+      `page cap (8): 16 creates tried, ${count(seen, "200")} created, ${count(seen, "tool limit_exceeded")} × limit_exceeded, ${seen.filter((s) => /^5/.test(s)).length} × 5xx`,
+    );
     expect(seen.filter((s) => s !== "200" && s !== "tool limit_exceeded")).toEqual([]);
     expect(count(seen, "200")).toBe(8);
     expect(await sc.database.c.pages.countDocuments({ workspaceId: reg.sandbox_bucket.id })).toBe(8);
@@ -398,11 +451,15 @@ describe("sidecar limits pushed past with batches and parallel calls through two
     const reg = await sandbox();
     const auth = { authorization: `Bearer ${reg.credential}` };
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => rawCall(either(i), toolCall("create_page", { slug: `${reg.sandbox_bucket.slug}-b${i}`, title: "t", body_markdown: "y".repeat(20_000) }), auth)),
+      Array.from({ length: 8 }, (_, i) =>
+        rawCall(either(i), toolCall("create_page", { slug: `${reg.sandbox_bucket.slug}-b${i}`, title: "t", body_markdown: "y".repeat(20_000) }), auth),
+      ),
     );
     const seen = await statuses(answers);
     const ws = await sc.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id });
-    report.push(`byte cap (120000): 8 creates of 20 KB tried, ${count(seen, "200")} stored, ${count(seen, "tool limit_exceeded")} × limit_exceeded; usage ${ws?.usage.bytes} bytes`);
+    report.push(
+      `byte cap (120000): 8 creates of 20 KB tried, ${count(seen, "200")} stored, ${count(seen, "tool limit_exceeded")} × limit_exceeded; usage ${ws?.usage.bytes} bytes`,
+    );
     expect(seen.filter((s) => s !== "200" && s !== "tool limit_exceeded")).toEqual([]);
     expect(count(seen, "tool limit_exceeded")).toBeGreaterThan(0);
     expect(ws?.usage.bytes).toBeLessThanOrEqual(120_000);
@@ -417,12 +474,16 @@ describe("sidecar limits pushed past with batches and parallel calls through two
     const slug = uniq("capped");
     await rawCall(sc, toolCall("create_collection", { slug, name: "Capped", kind: "table", columns: [{ name: "note", type: "text" }] }), auth);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => rawCall(either(i), toolCall("insert_rows", { collection: slug, rows: Array.from({ length: 10 }, (_, k) => ({ note: `${i}-${k}` })) }), auth)),
+      Array.from({ length: 12 }, (_, i) =>
+        rawCall(either(i), toolCall("insert_rows", { collection: slug, rows: Array.from({ length: 10 }, (_, k) => ({ note: `${i}-${k}` })) }), auth),
+      ),
     );
     const seen = await statuses(answers);
     const table = await sc.database.c.collections.findOne({ slug });
     const stored = await sc.database.c.rows.countDocuments({ collectionId: table?._id ?? "" });
-    report.push(`row cap (50): 12 inserts of 10 rows tried, ${count(seen, "200")} accepted, ${count(seen, "tool limit_exceeded")} × limit_exceeded; ${stored} rows stored`);
+    report.push(
+      `row cap (50): 12 inserts of 10 rows tried, ${count(seen, "200")} accepted, ${count(seen, "tool limit_exceeded")} × limit_exceeded; ${stored} rows stored`,
+    );
     expect(seen.filter((s) => s !== "200" && s !== "tool limit_exceeded")).toEqual([]);
     expect(stored).toBe(50);
     expect(table?.rowCount).toBe(50);
@@ -431,7 +492,9 @@ describe("sidecar limits pushed past with batches and parallel calls through two
     // A table with room, a batch with one row too large: none of it is written.
     const roomy = uniq("roomy");
     await rawCall(sc, toolCall("create_collection", { slug: roomy, name: "Roomy", kind: "table", columns: [{ name: "note", type: "text" }] }), auth);
-    const big = await statuses([await rawCall(second as unknown as TestSidecar, toolCall("insert_rows", { collection: roomy, rows: [{ note: "ok" }, { note: "z".repeat(2000) }] }), auth)]);
+    const big = await statuses([
+      await rawCall(second as unknown as TestSidecar, toolCall("insert_rows", { collection: roomy, rows: [{ note: "ok" }, { note: "z".repeat(2000) }] }), auth),
+    ]);
     report.push(`row size (1024 bytes): a 2 KB row in a batch of 2 → ${big.join(", ")}`);
     expect(big).toEqual(["tool invalid_request"]);
     const roomyTable = await sc.database.c.collections.findOne({ slug: roomy });

@@ -98,7 +98,9 @@ describe("confinement over MCP", () => {
 
     // Twenty calls in one batch (2025-03-26) and ten in parallel, alternating roles.
     const raced = `${uniq("raced")}@example.com`;
-    const batch = Array.from({ length: 20 }, (_, i) => toolCall("add_collaborator", { workspace: ownWs, email: raced, role: i % 2 ? "viewer" : "editor" }, i + 1));
+    const batch = Array.from({ length: 20 }, (_, i) =>
+      toolCall("add_collaborator", { workspace: ownWs, email: raced, role: i % 2 ? "viewer" : "editor" }, i + 1),
+    );
     const [res] = await Promise.all([
       rawCall(sc, batch, { authorization: `Bearer ${full.credential}` }),
       ...Array.from({ length: 10 }, (_, i) => call(client, "add_collaborator", { workspace: ownWs, email: raced, role: i % 2 ? "editor" : "viewer" })),
@@ -176,7 +178,11 @@ describe("item 6: caps bound everything a workspace stores", () => {
       expect(ws?.usage).toEqual(await countUsage(sc.deps, reg.sandbox_bucket.id));
 
       // A table definition of 50 select columns × 100 long options is refused, not free.
-      const columns = Array.from({ length: 50 }, (_, c) => ({ name: `c${c}`, type: "select", options: Array.from({ length: 100 }, (_, o) => `${c}-${o}-${"o".repeat(90)}`) }));
+      const columns = Array.from({ length: 50 }, (_, c) => ({
+        name: `c${c}`,
+        type: "select",
+        options: Array.from({ length: 100 }, (_, o) => `${c}-${o}-${"o".repeat(90)}`),
+      }));
       const tables = await sc.database.c.collections.countDocuments({});
       const big = await call(client, "create_collection", { slug: `${reg.sandbox_bucket.slug}-t`, name: "Huge", kind: "table", columns });
       expect(big.error).toBe("limit_exceeded");
@@ -214,7 +220,10 @@ describe("parallel load: no false refusals", () => {
   it("a 60-call update_page batch and 30 parallel updates on one page: none is limit_exceeded, and the byte counter equals a recount", async () => {
     // The cap leaves room for every version written one at a time, and for a few racing
     // reservations, not for one per racing call (the refusals the issue measured).
-    const sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_MAX_BYTES: "160000", ANON_WRITES_PER_MINUTE: "1000", REVISIONS_KEPT: "5" }, "abuserace");
+    const sc = await startTestSidecar(
+      { ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_MAX_BYTES: "160000", ANON_WRITES_PER_MINUTE: "1000", REVISIONS_KEPT: "5" },
+      "abuserace",
+    );
     try {
       const reg = await sandbox(sc);
       const auth = { authorization: `Bearer ${reg.credential}` };
@@ -232,7 +241,9 @@ describe("parallel load: no false refusals", () => {
       expect(codes.filter((c) => c !== null && c !== "version_conflict")).toEqual([]);
       const t1 = Date.now();
       const parallel = await Promise.all(Array.from({ length: 30 }, (_, i) => call(client, "update_page", { slug, body_markdown: `parallel ${i}` })));
-      console.log(`30 parallel update_page: ${Date.now() - t1} ms; ${codes.filter((c) => c === null).length} + ${parallel.filter((r) => !r.isError).length} written`);
+      console.log(
+        `30 parallel update_page: ${Date.now() - t1} ms; ${codes.filter((c) => c === null).length} + ${parallel.filter((r) => !r.isError).length} written`,
+      );
       expect(parallel.filter((r) => r.error === "limit_exceeded")).toEqual([]);
       expect(parallel.filter((r) => r.isError && r.error !== "version_conflict")).toEqual([]);
       const ws = await sc.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id });
@@ -268,7 +279,10 @@ describe("item 8: purging an expired sandbox written over MCP", () => {
       const needles = [reg.sandbox_bucket.id, s, reg.token_id, rowId, "purge marker", "Abuse bot"];
       for (const name of COLLECTION_NAMES) {
         const docs = await sc.database.db.collection(name).find({}).toArray();
-        expect(docs.filter((d) => needles.some((x) => JSON.stringify(d).includes(x))), name).toEqual([]);
+        expect(
+          docs.filter((d) => needles.some((x) => JSON.stringify(d).includes(x))),
+          name,
+        ).toEqual([]);
       }
     } finally {
       await sc.close();

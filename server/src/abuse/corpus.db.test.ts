@@ -48,9 +48,7 @@ interface Probe {
   input: unknown;
 }
 
-type Entry =
-  | { ids: true; base: Record<string, unknown>; fields: Record<string, Field>; extra?: Probe[] }
-  | { ids: false; why: string };
+type Entry = { ids: true; base: Record<string, unknown>; fields: Record<string, Field>; extra?: Probe[] } | { ids: false; why: string };
 
 /** An id field: values of someone else's, values that do not exist, and what forged values look like. */
 interface Field {
@@ -98,7 +96,12 @@ function corpus(f: Fixture): Record<string, Entry> {
     "workspaces.setVisibility": { ids: true, base: { slug: f.aws, visibility: "public" }, fields: { slug: ws([f.vpriv, f.vpub]) } },
     "workspaces.activity": { ids: true, base: { slug: f.aws }, fields: { slug: ws([f.vpriv, f.vpub]), cursor } },
     "workspaces.agents": { ids: true, base: { slug: f.aws }, fields: { slug: ws([f.vpriv, f.vpub]) } },
-    "workspaces.blockAgent": { ids: true, base: { slug: f.aws, token_id: f.atokenId }, fields: { slug: ws([f.vpriv, f.vpub]), token_id: token }, extra: [allForeign("blockAgent", { slug: f.vpriv, token_id: f.vtokenId })] },
+    "workspaces.blockAgent": {
+      ids: true,
+      base: { slug: f.aws, token_id: f.atokenId },
+      fields: { slug: ws([f.vpriv, f.vpub]), token_id: token },
+      extra: [allForeign("blockAgent", { slug: f.vpriv, token_id: f.vtokenId })],
+    },
     "workspaces.unblockAgent": { ids: true, base: { slug: f.aws, token_id: f.atokenId }, fields: { slug: ws([f.vpriv, f.vpub]), token_id: token } },
     "workspaces.members.list": { ids: true, base: { slug: f.aws }, fields: { slug: ws([f.vpriv, f.vpub]) } },
     "workspaces.members.add": { ids: true, base: { slug: f.aws, email: "friend@example.com", role: "editor" }, fields: { slug: ws([f.vpriv, f.vpub]) } },
@@ -115,7 +118,11 @@ function corpus(f: Fixture): Record<string, Entry> {
       extra: [allForeign("remove", { slug: f.vpriv, user_id: f.victimId })],
     },
     "workspaces.shareLinks.list": { ids: true, base: { slug: f.aws }, fields: { slug: ws([f.vpriv, f.vpub]) } },
-    "workspaces.shareLinks.create": { ids: true, base: { slug: f.aws, page: f.apage }, fields: { slug: ws([f.vpriv, f.vpub]), page: page([f.vpage, f.vpubPage]) } },
+    "workspaces.shareLinks.create": {
+      ids: true,
+      base: { slug: f.aws, page: f.apage },
+      fields: { slug: ws([f.vpriv, f.vpub]), page: page([f.vpage, f.vpubPage]) },
+    },
     "workspaces.shareLinks.revoke": {
       ids: true,
       base: { slug: f.aws, link_id: f.vlinkId },
@@ -151,7 +158,12 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { workspace: f.aws, slug: uniq("tbl"), name: "T", kind: "table", columns: [{ name: "a", type: "text" }] },
       fields: { workspace: ws([f.vpriv, f.vpub]), slug: { foreign: [f.atable], missing: [], like: f.vtable } },
     },
-    "rows.list": { ids: true, base: { workspace: f.aws, collection: f.atable }, fields: { workspace: ws(), collection: table, cursor }, extra: [allForeign("rows.list", { workspace: f.vpriv, collection: f.vtable })] },
+    "rows.list": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable },
+      fields: { workspace: ws(), collection: table, cursor },
+      extra: [allForeign("rows.list", { workspace: f.vpriv, collection: f.vtable })],
+    },
     "rows.insert": {
       ids: true,
       base: { workspace: f.aws, collection: f.atable, rows: [{ name: "x" }] },
@@ -197,7 +209,11 @@ function corpus(f: Fixture): Record<string, Entry> {
     "collections.columnValues": {
       ids: true,
       base: { workspace: f.aws, collection: f.atable, column: "name" },
-      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      fields: {
+        workspace: ws([f.vpriv, f.vpub]),
+        collection: { ...table, foreign: [f.vtable, f.vpubTable] },
+        column: { foreign: [], missing: ["no_such_column"], like: "name" },
+      },
       extra: [allForeign("columnValues", { workspace: f.vpriv, collection: f.vtable, column: "name" })],
     },
     "collections.addColumn": {
@@ -209,19 +225,31 @@ function corpus(f: Fixture): Record<string, Entry> {
     "collections.renameColumn": {
       ids: true,
       base: { workspace: f.aws, collection: f.atable, column: "name", name: "renamed" },
-      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      fields: {
+        workspace: ws([f.vpriv, f.vpub]),
+        collection: { ...table, foreign: [f.vtable, f.vpubTable] },
+        column: { foreign: [], missing: ["no_such_column"], like: "name" },
+      },
       extra: [allForeign("renameColumn", { workspace: f.vpub, collection: f.vpubTable, column: "name", name: "renamed" })],
     },
     "collections.removeColumn": {
       ids: true,
       base: { workspace: f.aws, collection: f.atable, column: "name", expected_values: 1 },
-      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      fields: {
+        workspace: ws([f.vpriv, f.vpub]),
+        collection: { ...table, foreign: [f.vtable, f.vpubTable] },
+        column: { foreign: [], missing: ["no_such_column"], like: "name" },
+      },
       extra: [allForeign("removeColumn", { workspace: f.vpub, collection: f.vpubTable, column: "name", expected_values: 1 })],
     },
     "collections.changeColumnType": {
       ids: true,
       base: { workspace: f.aws, collection: f.atable, column: "name", type: "number" },
-      fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] }, column: { foreign: [], missing: ["no_such_column"], like: "name" } },
+      fields: {
+        workspace: ws([f.vpriv, f.vpub]),
+        collection: { ...table, foreign: [f.vtable, f.vpubTable] },
+        column: { foreign: [], missing: ["no_such_column"], like: "name" },
+      },
       extra: [allForeign("changeColumnType", { workspace: f.vpub, collection: f.vpubTable, column: "name", type: "number" })],
     },
     "collections.delete": {
@@ -230,12 +258,22 @@ function corpus(f: Fixture): Record<string, Entry> {
       fields: { workspace: ws([f.vpriv, f.vpub]), collection: { ...table, foreign: [f.vtable, f.vpubTable] } },
       extra: [allForeign("delete", { workspace: f.vpub, collection: f.vpubTable }), allForeign("delete private", { workspace: f.vpriv, collection: f.vtable })],
     },
-    "search.everything": { ids: false, why: "free text, not an id: answered only from the caller's own workspaces (the victim's names, slugs and text are searched for below, checked for disclosure)" },
-    "oauth.interaction": { ids: true, base: { uid: "AAAAAAAAAAAAAAAAAAAAA" }, fields: { uid: { foreign: [], missing: ["AAAAAAAAAAAAAAAAAAAAA"], like: "AAAAAAAAAAAAAAAAAAAAA" } } },
+    "search.everything": {
+      ids: false,
+      why: "free text, not an id: answered only from the caller's own workspaces (the victim's names, slugs and text are searched for below, checked for disclosure)",
+    },
+    "oauth.interaction": {
+      ids: true,
+      base: { uid: "AAAAAAAAAAAAAAAAAAAAA" },
+      fields: { uid: { foreign: [], missing: ["AAAAAAAAAAAAAAAAAAAAA"], like: "AAAAAAAAAAAAAAAAAAAAA" } },
+    },
     "oauth.decide": {
       ids: true,
       base: { uid: "AAAAAAAAAAAAAAAAAAAAA", allow: true, workspaces: [f.aws], duration_days: 30 },
-      fields: { uid: { foreign: [], missing: ["AAAAAAAAAAAAAAAAAAAAA"], like: "AAAAAAAAAAAAAAAAAAAAA" }, workspaces: { foreign: [[f.vpriv]], missing: [], like: f.vpriv } },
+      fields: {
+        uid: { foreign: [], missing: ["AAAAAAAAAAAAAAAAAAAAA"], like: "AAAAAAAAAAAAAAAAAAAAA" },
+        workspaces: { foreign: [[f.vpriv]], missing: [], like: f.vpriv },
+      },
     },
   };
 }
@@ -246,13 +284,15 @@ function probesOf(entry: Extract<Entry, { ids: true }>, huge: number): Probe[] {
   for (const [field, values] of Object.entries(entry.fields)) {
     for (const v of values.foreign) out.push({ label: `${field}: someone else's`, input: { ...entry.base, [field]: v } });
     for (const v of values.missing) out.push({ label: `${field}: missing`, input: { ...entry.base, [field]: v } });
-    for (const { label, value } of forgedValues(values.like, huge)) if (!values.allow?.includes(label)) out.push({ label: `${field}: ${label}`, input: { ...entry.base, [field]: value } });
+    for (const { label, value } of forgedValues(values.like, huge))
+      if (!values.allow?.includes(label)) out.push({ label: `${field}: ${label}`, input: { ...entry.base, [field]: value } });
   }
   return out;
 }
 
 function procedures(): { path: string; type: "query" | "mutation"; isPublic: boolean }[] {
-  const defs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation"; middlewares: unknown[] } }> } })._def.procedures;
+  const defs = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: "query" | "mutation"; middlewares: unknown[] } }> } })._def
+    .procedures;
   // A protected procedure carries the session check, the last middleware of protectedProcedure.
   const sessionCheck = (protectedProcedure as unknown as { _def: { middlewares: unknown[] } })._def.middlewares.at(-1);
   return Object.entries(defs).map(([path, p]) => ({ path, type: p._def.type, isPublic: !p._def.middlewares.includes(sessionCheck) }));
@@ -280,7 +320,9 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     await victim.mutation("workspaces.setVisibility", { slug: vpub, visibility: "public" });
     const member = await trpcData<{ user_id: string }>(await victim.mutation("workspaces.members.add", { slug: vpriv, email: memberEmail, role: "editor" }));
     const vpage = uniq("vpage");
-    const created = await trpcData<{ page_id: string }>(await victim.mutation("pages.create", { slug: vpage, title: "Private", body_markdown: secretText, workspace: vpriv }));
+    const created = await trpcData<{ page_id: string }>(
+      await victim.mutation("pages.create", { slug: vpage, title: "Private", body_markdown: secretText, workspace: vpriv }),
+    );
     await victim.mutation("pages.update", { slug: vpage, body_markdown: `${secretText} v2` });
     const vpubPage = uniq("vpubpage");
     await victim.mutation("pages.create", { slug: vpubPage, title: "Open", body_markdown: "open text", workspace: vpub });
@@ -292,7 +334,9 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     ] as const) {
       await victim.mutation("collections.create", { workspace: w, slug: t, name: "T", kind: "table", columns: [{ name: "name", type: "text" }] });
     }
-    const rows = await trpcData<{ row_ids: string[] }>(await victim.mutation("rows.insert", { workspace: vpriv, collection: vtable, rows: [{ name: secretText }] }));
+    const rows = await trpcData<{ row_ids: string[] }>(
+      await victim.mutation("rows.insert", { workspace: vpriv, collection: vtable, rows: [{ name: secretText }] }),
+    );
     await victim.mutation("rows.insert", { workspace: vpub, collection: vpubTable, rows: [{ name: "open" }] });
     const vtoken = await trpcData<{ token_id: string }>(await victim.mutation("tokens.create", { label: "Victim agent", scopes: ["mcp:read", "mcp:write"] }));
     const link = await trpcData<{ url: string; link_id: string }>(await victim.mutation("workspaces.shareLinks.create", { slug: vpriv, page: vpage }));
@@ -303,7 +347,9 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     await attacker.mutation("pages.create", { slug: apage, title: "Mine", body_markdown: "mine", workspace: aws });
     const atable = uniq("atbl");
     await attacker.mutation("collections.create", { workspace: aws, slug: atable, name: "T", kind: "table", columns: [{ name: "name", type: "text" }] });
-    const arows = await trpcData<{ row_ids: string[] }>(await attacker.mutation("rows.insert", { workspace: aws, collection: atable, rows: [{ name: "mine" }] }));
+    const arows = await trpcData<{ row_ids: string[] }>(
+      await attacker.mutation("rows.insert", { workspace: aws, collection: atable, rows: [{ name: "mine" }] }),
+    );
     const atoken = await trpcData<{ token_id: string }>(await attacker.mutation("tokens.create", { label: "Attacker agent", scopes: ["mcp:read"] }));
     f = {
       victimEmail,
@@ -335,8 +381,16 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
   });
 
   it("has corpus inputs for every procedure of the router", () => {
-    expect(procedures().filter((p) => p.isPublic).map((p) => p.path)).toEqual(expect.arrayContaining(["pages.get", "rows.list", "auth.requestCode"]));
-    expect(procedures().filter((p) => p.isPublic).map((p) => p.path)).not.toContain("tokens.create");
+    expect(
+      procedures()
+        .filter((p) => p.isPublic)
+        .map((p) => p.path),
+    ).toEqual(expect.arrayContaining(["pages.get", "rows.list", "auth.requestCode"]));
+    expect(
+      procedures()
+        .filter((p) => p.isPublic)
+        .map((p) => p.path),
+    ).not.toContain("tokens.create");
     const entries = corpus(f);
     const missing = procedures()
       .map((p) => p.path)
@@ -356,7 +410,12 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       if (!entry?.ids) continue;
       const probes = probesOf(entry, proc.type === "query" ? 4_000 : 100_000);
       // Nobody is sent the public procedures (the protected ones answer nobody 401 before any input is read).
-      const callers = proc.isPublic ? ([["attacker", attacker], ["nobody", nobody]] as const) : ([["attacker", attacker]] as const);
+      const callers = proc.isPublic
+        ? ([
+            ["attacker", attacker],
+            ["nobody", nobody],
+          ] as const)
+        : ([["attacker", attacker]] as const);
       for (const who of callers) {
         // Ten at a time: the corpus is also a burst of parallel requests.
         for (let i = 0; i < probes.length; i += 10) {
@@ -401,12 +460,34 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       { slug: uniq("x"), title: "t", body_markdown: "x", workspace: { $ne: null } },
       { slug: uniq("x"), title: "t", body_markdown: "x", collection: f.vtable },
     ]) {
-      const res = await attacker.request("/api/artifacts/pages", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      tally.record(`attacker POST /api/artifacts/pages ${JSON.stringify(body).slice(0, 80)}`, String(res.status), res.status >= 400 && res.status < 500, await res.text(), needles, JSON.stringify(body));
+      const res = await attacker.request("/api/artifacts/pages", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      tally.record(
+        `attacker POST /api/artifacts/pages ${JSON.stringify(body).slice(0, 80)}`,
+        String(res.status),
+        res.status >= 400 && res.status < 500,
+        await res.text(),
+        needles,
+        JSON.stringify(body),
+      );
     }
-    for (const claim of [{ claim_token: { $ne: null }, email: "a@example.com" }, { claim_token: "reg_forged", otp: "123456" }, { claim_token: "__proto__", email: "a@example.com" }]) {
+    for (const claim of [
+      { claim_token: { $ne: null }, email: "a@example.com" },
+      { claim_token: "reg_forged", otp: "123456" },
+      { claim_token: "__proto__", email: "a@example.com" },
+    ]) {
       const res = await fetch(`${srv.url}/agent/auth/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(claim) });
-      tally.record(`POST /agent/auth/claim ${JSON.stringify(claim)}`, String(res.status), res.status >= 400 && res.status < 500, await res.text(), needles, JSON.stringify(claim));
+      tally.record(
+        `POST /agent/auth/claim ${JSON.stringify(claim)}`,
+        String(res.status),
+        res.status >= 400 && res.status < 500,
+        await res.text(),
+        needles,
+        JSON.stringify(claim),
+      );
     }
     // The caller's own lists never carry the victim.
     for (const path of ["me.get", "workspaces.list", "tokens.list"]) {
@@ -416,7 +497,14 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     // Search answers from the caller's own workspaces: the victim's names, slugs and text find nothing.
     for (const query of [f.vpriv, f.vpub, f.vpage, f.vpubPage, f.vtable, "Private", "Open", f.secretText, "*", ".*", "%"]) {
       const res = await attacker.query("search.everything", { query });
-      tally.record(`attacker search.everything ${query.slice(0, 40)}`, String(res.status), res.status === 200, await res.text(), [...needles, f.vpriv, f.vpub, f.vpubPage, f.vtable], query);
+      tally.record(
+        `attacker search.everything ${query.slice(0, 40)}`,
+        String(res.status),
+        res.status === 200,
+        await res.text(),
+        [...needles, f.vpriv, f.vpub, f.vpubPage, f.vtable],
+        query,
+      );
     }
     const after = await snapshot(srv.database);
     const leaked = changedDocuments(before, after);
@@ -430,7 +518,13 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
 
   it("a view of someone else's table in my page renders as missing, never their rows", async () => {
     const slug = uniq("peek");
-    const res = await attacker.mutation("pages.create", { slug, title: "Peek", body_markdown: "x", workspace: f.aws, tables: [{ collection: f.vtable }, { collection: f.vpubTable }] });
+    const res = await attacker.mutation("pages.create", {
+      slug,
+      title: "Peek",
+      body_markdown: "x",
+      workspace: f.aws,
+      tables: [{ collection: f.vtable }, { collection: f.vpubTable }],
+    });
     expect(res.status).toBe(200);
     const html = await (await attacker.request(`/a/${slug}`)).text();
     expect(html).toContain("no longer exists");
@@ -461,14 +555,18 @@ describe("server limits pushed past with parallel requests through two processes
     const body = { type: "anonymous", requested_credential_type: "mcp_write_token", agent_label: "Flood" };
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i % 2 ? second.url : srv.url, "/agent/auth", body)));
     const statuses = answers.map((r) => r.status);
-    console.log(`ABUSE LIMITS registrations per address: 30 tried, ${statuses.filter((s) => s === 201).length} created, ${statuses.filter((s) => s === 429).length} × 429, ${statuses.filter((s) => s >= 500).length} × 5xx`);
+    console.log(
+      `ABUSE LIMITS registrations per address: 30 tried, ${statuses.filter((s) => s === 201).length} created, ${statuses.filter((s) => s === 429).length} × 429, ${statuses.filter((s) => s >= 500).length} × 5xx`,
+    );
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(25);
     expect(await srv.database.c.registrations.countDocuments({})).toBe(5);
     expect(await srv.database.c.workspaces.countDocuments({})).toBe(5);
     // X-Forwarded-For from an untrusted peer is ignored (the test client is loopback, trusted
     // by default): every registration beyond the global cap is refused however addresses vary.
-    const varied = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 ? second.url : srv.url, "/agent/auth", body, { "x-forwarded-for": `198.51.100.${i + 1}` })));
+    const varied = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(i % 2 ? second.url : srv.url, "/agent/auth", body, { "x-forwarded-for": `198.51.100.${i + 1}` })),
+    );
     expect(varied.filter((r) => r.status === 201)).toHaveLength(3);
     expect(varied.filter((r) => r.status >= 500)).toHaveLength(0);
     expect(await srv.database.c.registrations.countDocuments({})).toBe(8);
@@ -479,7 +577,9 @@ describe("server limits pushed past with parallel requests through two processes
     const before = srv.smtp.messages.length;
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => new Browser(i % 2 ? second.url : srv.url).mutation("auth.requestCode", { email })));
     const statuses = answers.map((r) => r.status);
-    console.log(`ABUSE LIMITS sign-in codes per address: 20 tried, ${statuses.filter((s) => s === 200).length} sent, ${statuses.filter((s) => s === 429).length} × 429, ${statuses.filter((s) => s >= 500).length} × 5xx`);
+    console.log(
+      `ABUSE LIMITS sign-in codes per address: 20 tried, ${statuses.filter((s) => s === 200).length} sent, ${statuses.filter((s) => s === 429).length} × 429, ${statuses.filter((s) => s >= 500).length} × 5xx`,
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
     expect(statuses.filter((s) => s === 429)).toHaveLength(16);
     await new Promise((r) => setTimeout(r, 300));

@@ -104,7 +104,9 @@ describe("the app's HTTP surface", () => {
     // Twenty adds of the same person with different roles at once.
     const raced = `${uniq("raced")}@example.com`;
     const roles = ["editor", "viewer", "owner"] as const;
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => victim.mutation("workspaces.members.add", { slug: ws, email: raced, role: roles[i % 3] })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => victim.mutation("workspaces.members.add", { slug: ws, email: raced, role: roles[i % 3] })),
+    );
     expect(answers.filter((r) => r.status >= 500)).toEqual([]);
     doc = await srv.database.c.workspaces.findOne({ slug: ws });
     const ids = doc?.members.map((m) => m.userId) ?? [];
@@ -125,7 +127,9 @@ describe("the app's HTTP surface", () => {
   it("item 7: a forged list_rows cursor on a public table is 400 invalid_cursor for a visitor, never a 500 or a query", async () => {
     const ws = await publicWorkspace(victim);
     const table = uniq("tbl");
-    expect((await victim.mutation("collections.create", { workspace: ws, slug: table, name: "T", kind: "table", columns: [{ name: "name", type: "text" }] })).status).toBe(200);
+    expect(
+      (await victim.mutation("collections.create", { workspace: ws, slug: table, name: "T", kind: "table", columns: [{ name: "name", type: "text" }] })).status,
+    ).toBe(200);
     expect((await victim.mutation("rows.insert", { workspace: ws, collection: table, rows: [{ name: "a" }, { name: "b" }, { name: "c" }] })).status).toBe(200);
     const visitor = new Browser(srv.url);
     const first = await trpcData<{ next_cursor: string }>(await visitor.query("rows.list", { workspace: ws, collection: table, limit: 1 }));
@@ -227,7 +231,11 @@ describe("item 10: a throttled verified-email registration writes nothing", () =
     await new Promise<void>((r) => jwks.listen(0, "127.0.0.1", r));
     issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
     srv = await startTestServer(
-      { VERIFIED_EMAIL_REGISTRATION_ENABLED: "true", TRUSTED_ASSERTION_ISSUERS: JSON.stringify([{ issuer, jwks_uri: `${issuer}/jwks` }]), OTP_SENDS_PER_EMAIL_PER_HOUR: "3" },
+      {
+        VERIFIED_EMAIL_REGISTRATION_ENABLED: "true",
+        TRUSTED_ASSERTION_ISSUERS: JSON.stringify([{ issuer, jwks_uri: `${issuer}/jwks` }]),
+        OTP_SENDS_PER_EMAIL_PER_HOUR: "3",
+      },
       "abuseverified",
     );
   });

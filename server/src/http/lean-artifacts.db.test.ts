@@ -32,7 +32,9 @@ function answer(res: Response) {
 async function publicPage(): Promise<string> {
   const ws = (await trpcData<{ defaultWorkspace: string }>(await owner.query("me.get"))).defaultWorkspace;
   const slug = uniq("lean");
-  expect((await owner.mutation("pages.create", { slug, title: "Lean", body_markdown: "# Fast\n\nÜnïcödé bytes — counted right.", workspace: ws })).status).toBe(200);
+  expect((await owner.mutation("pages.create", { slug, title: "Lean", body_markdown: "# Fast\n\nÜnïcödé bytes — counted right.", workspace: ws })).status).toBe(
+    200,
+  );
   expect((await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" })).status).toBe(200);
   return slug;
 }

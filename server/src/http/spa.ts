@@ -8,10 +8,7 @@ export function spaRoutes(distDir: string): Router {
   const index = path.join(distDir, "index.html");
   if (!existsSync(index)) throw new Error(`WEB_DIST_DIR: ${distDir} has no index.html; run pnpm build first`);
   const r = Router();
-  r.use(
-    "/app/assets",
-    express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "365d", index: false, fallthrough: false }),
-  );
+  r.use("/app/assets", express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "365d", index: false, fallthrough: false }));
   r.use("/app", express.static(distDir, { index: false, maxAge: 0 }));
   r.get(["/app", "/app/{*rest}"], (_req, res) => {
     res.set({ "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin" });

@@ -40,7 +40,18 @@ const ids = (docs: { _id: string }[]) => docs.map((d) => d._id).sort();
 
 async function seed(c: Collection<Item>): Promise<void> {
   await c.insertMany([
-    { _id: "a", n: 1, s: "apple", d: new Date("2026-01-01T00:00:00Z"), tags: ["x", "y"], sub: { k: "p", v: 1 }, arr: [{ k: "p", v: 1 }, { k: "q", v: 2 }] },
+    {
+      _id: "a",
+      n: 1,
+      s: "apple",
+      d: new Date("2026-01-01T00:00:00Z"),
+      tags: ["x", "y"],
+      sub: { k: "p", v: 1 },
+      arr: [
+        { k: "p", v: 1 },
+        { k: "q", v: 2 },
+      ],
+    },
     { _id: "b", n: 2, s: "Banana", d: new Date("2026-02-01T00:00:00Z"), tags: ["y"], sub: { k: "q", v: 2 }, arr: [{ k: "q", v: 3 }] },
     { _id: "c", n: 3, s: null, d: new Date("2026-03-01T00:00:00Z"), tags: [], sub: null, arr: [] },
     { _id: "d", n: 3, d: new Date("2026-04-01T00:00:00Z") },
@@ -232,7 +243,14 @@ describe("compare-and-swap writes by _id and a condition", () => {
     expect((await c.updateOne({ _id: "c", s: null, $or: [{ n: 9 }, { n: 3 }] }, { $set: { v: 2 } })).modifiedCount).toBe(1);
     expect((await c.updateOne({ _id: "b", "arr.k": "q", tags: "y" }, { $set: { v: 3 } })).modifiedCount).toBe(1);
     expect((await c.updateOne({ _id: "b", $or: [{ v: { $lt: 3 } }, { n: 1 }] }, { $set: { v: 4 } })).matchedCount).toBe(0);
-    expect((await c.find({ v: { $gte: 1 } }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.v])).toEqual([
+    expect(
+      (
+        await c
+          .find({ v: { $gte: 1 } })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((d) => [d._id, d.v]),
+    ).toEqual([
       ["a", 1],
       ["b", 3],
       ["c", 2],
@@ -328,9 +346,7 @@ describe("concurrency: one document changes atomically, unique keys admit one", 
 
   it(`admits exactly one of ${N} parallel upserts that create one document`, async () => {
     const c = fresh();
-    const results = await Promise.allSettled(
-      Array.from({ length: N }, () => c.updateOne({ _id: "u" }, { $inc: { n: 1 } }, { upsert: true })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: N }, () => c.updateOne({ _id: "u" }, { $inc: { n: 1 } }, { upsert: true })));
     // MongoDB may refuse a racing upsert with a duplicate key; a retry then increments.
     const refused = results.filter((r) => r.status === "rejected");
     expect(refused.every((r) => isDuplicateKey(r.reason))).toBe(true);
@@ -350,7 +366,10 @@ describe("every unique index the domain declares", () => {
           const key = Object.fromEntries(Object.keys(index.key as Record<string, number>).map((f) => [f, `same-${f}`]));
           const docs = Array.from({ length: 8 }, (_, i) => nested({ _id: `${name}-${index.options.name}-${i}`, ...key }));
           const results = await Promise.allSettled(docs.map((d) => (c[name] as unknown as Collection).insertOne(d)));
-          expect(results.filter((r) => r.status === "fulfilled"), `${name}.${index.options.name}`).toHaveLength(1);
+          expect(
+            results.filter((r) => r.status === "fulfilled"),
+            `${name}.${index.options.name}`,
+          ).toHaveLength(1);
           expect(results.filter((r) => r.status === "rejected").every((r) => isDuplicateKey(r.reason))).toBe(true);
         }
       }
@@ -382,6 +401,14 @@ describe("the checker itself", () => {
     expect(rules("find", { filter: { a: { $exists: true } } })).toHaveLength(1);
     expect(rules("findAndModify", { query: { _id: "x" }, update: { $inc: { n: 1 } }, fields: { n: 1 } })).toHaveLength(1);
     expect(rules("aggregate", { pipeline: [{ $group: { _id: null, s: { $sum: "$bytes" } } }] })).toHaveLength(1);
-    expect(rules("find", { filter: { a: 1, "b.c": { $gte: 2 }, $or: [{ d: { $in: ["x"] } }, { e: { $ne: null } }] }, sort: new Map([["a", 1], ["_id", 1]]) })).toEqual([]);
+    expect(
+      rules("find", {
+        filter: { a: 1, "b.c": { $gte: 2 }, $or: [{ d: { $in: ["x"] } }, { e: { $ne: null } }] },
+        sort: new Map([
+          ["a", 1],
+          ["_id", 1],
+        ]),
+      }),
+    ).toEqual([]);
   });
 });

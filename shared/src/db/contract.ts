@@ -91,7 +91,9 @@ function isPlainObject(v: unknown): v is Doc {
 }
 
 function isScalar(v: unknown): boolean {
-  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v instanceof Date || typeof v === "bigint" || isBsonScalar(v);
+  return (
+    v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v instanceof Date || typeof v === "bigint" || isBsonScalar(v)
+  );
 }
 
 /** BSON values the driver decodes into classes (Long, Double, ObjectId …) count as scalars. */
@@ -179,7 +181,11 @@ function checkSort(sort: unknown, out: (rule: string, where: string) => void): v
 function checkProjection(projection: unknown, out: (rule: string, where: string) => void): void {
   if (projection === undefined) return;
   if (!isPlainObject(projection)) return out("projection must be a document", "projection");
-  const kinds = new Set(Object.entries(projection).filter(([k]) => k !== "_id").map(([, v]) => (v === 0 || v === false ? 0 : 1)));
+  const kinds = new Set(
+    Object.entries(projection)
+      .filter(([k]) => k !== "_id")
+      .map(([, v]) => (v === 0 || v === false ? 0 : 1)),
+  );
   if (kinds.size > 1) out("projection mixes inclusion and exclusion", "projection");
   for (const v of Object.values(projection)) if (typeof v === "object") out("projection operators are outside the contract", "projection");
 }

@@ -30,9 +30,7 @@ describe("typed collections on the real database", () => {
 
   it("turns a unique-index violation into the domain conflict error", async () => {
     await database.c.users.insertOne(user("usr_b", "b@example.com"));
-    const err = await database.c.users
-      .insertOne(user("usr_c", "b@example.com"))
-      .catch((e: unknown) => translateDbError(e, "That e-mail address is taken."));
+    const err = await database.c.users.insertOne(user("usr_c", "b@example.com")).catch((e: unknown) => translateDbError(e, "That e-mail address is taken."));
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe("conflict");
     expect((err as AppError).rule.http).toBe(409);
@@ -64,5 +62,4 @@ describe("typed collections on the real database", () => {
     const finds = await Promise.all(Array.from({ length: 20 }, (_, i) => coll.findOneAndUpdate({ _id: "p", v: 2 }, { $set: { v: 3, by: i } })));
     expect(finds.filter((r) => r !== null)).toHaveLength(1);
   });
-
 });

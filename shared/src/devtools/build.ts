@@ -6,7 +6,17 @@ import { build } from "esbuild";
 import { REPO_ROOT } from "./embedded-db";
 
 // Optional native add-ons the MongoDB driver loads only when configured to.
-const OPTIONAL = ["kerberos", "@mongodb-js/zstd", "snappy", "mongodb-client-encryption", "@aws-sdk/credential-providers", "gcp-metadata", "socks", "aws4", "pino-pretty"];
+const OPTIONAL = [
+  "kerberos",
+  "@mongodb-js/zstd",
+  "snappy",
+  "mongodb-client-encryption",
+  "@aws-sdk/credential-providers",
+  "gcp-metadata",
+  "socks",
+  "aws4",
+  "pino-pretty",
+];
 
 for (const pkg of ["server", "mcp-sidecar"]) {
   const outfile = path.join(REPO_ROOT, pkg, "dist/main.js");

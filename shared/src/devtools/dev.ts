@@ -29,8 +29,20 @@ const env = {
 };
 const bin = (pkg: string, name: string) => path.join(REPO_ROOT, pkg, "node_modules/.bin", name);
 const services: Service[] = [
-  startService({ name: "server", command: bin("server", "tsx"), args: ["watch", "--clear-screen=false", "src/main.ts"], cwd: path.join(REPO_ROOT, "server"), env }),
-  startService({ name: "sidecar", command: bin("mcp-sidecar", "tsx"), args: ["watch", "--clear-screen=false", "src/main.ts"], cwd: path.join(REPO_ROOT, "mcp-sidecar"), env }),
+  startService({
+    name: "server",
+    command: bin("server", "tsx"),
+    args: ["watch", "--clear-screen=false", "src/main.ts"],
+    cwd: path.join(REPO_ROOT, "server"),
+    env,
+  }),
+  startService({
+    name: "sidecar",
+    command: bin("mcp-sidecar", "tsx"),
+    args: ["watch", "--clear-screen=false", "src/main.ts"],
+    cwd: path.join(REPO_ROOT, "mcp-sidecar"),
+    env,
+  }),
   startService({ name: "web", command: bin("web", "vite"), args: ["--clearScreen", "false"], cwd: path.join(REPO_ROOT, "web"), env }),
 ];
 log(`Atelier is starting at ${config.BASE_URL} (app at ${config.BASE_URL}/app/). Ctrl-C stops everything.`);

@@ -80,6 +80,9 @@ describe("embedded database settings", () => {
     expect(() => embeddedDbSettings({ EMBEDDED_DB_BACKEND: "mysql" })).toThrow(/EMBEDDED_DB_BACKEND must be sqlite or postgresql/);
     expect(() => embeddedDbSettings({ EMBEDDED_DB_LOOKUP_INDEXES: "yes" })).toThrow(/EMBEDDED_DB_LOOKUP_INDEXES must be true or false/);
     expect(embeddedDbSettings({})).toEqual({ backend: undefined, lookupIndexes: true });
-    expect(embeddedDbSettings({ EMBEDDED_DB_BACKEND: "postgresql", EMBEDDED_DB_LOOKUP_INDEXES: "false" })).toEqual({ backend: "postgresql", lookupIndexes: false });
+    expect(embeddedDbSettings({ EMBEDDED_DB_BACKEND: "postgresql", EMBEDDED_DB_LOOKUP_INDEXES: "false" })).toEqual({
+      backend: "postgresql",
+      lookupIndexes: false,
+    });
   });
 });

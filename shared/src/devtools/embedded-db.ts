@@ -96,7 +96,13 @@ export function embeddedDbSettings(env: Record<string, string | undefined> = pro
 
 function sourceStamp(): string {
   const h = createHash("sha256");
-  const files = ["go.mod", "go.sum", ...readdirSync(FERRET_SRC).filter((f) => f.endsWith(".go")).sort()];
+  const files = [
+    "go.mod",
+    "go.sum",
+    ...readdirSync(FERRET_SRC)
+      .filter((f) => f.endsWith(".go"))
+      .sort(),
+  ];
   for (const f of files) h.update(f).update(readFileSync(path.join(FERRET_SRC, f)));
   return h.digest("hex");
 }

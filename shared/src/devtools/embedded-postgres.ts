@@ -114,7 +114,8 @@ export async function startPostgres(opts: { dir: string; log?: (line: string) =>
   if (left && left.pid > 0 && alive(left.pid)) {
     log(`stopping a PostgreSQL server left running on ${dir} (pid ${left.pid})`);
     process.kill(left.pid, "SIGINT");
-    if (!(await waitFor(() => !alive(left.pid), 30_000))) throw new PostgresError(`The PostgreSQL server left running on ${dir} (pid ${left.pid}) did not stop.`);
+    if (!(await waitFor(() => !alive(left.pid), 30_000)))
+      throw new PostgresError(`The PostgreSQL server left running on ${dir} (pid ${left.pid}) did not stop.`);
   }
 
   let out = "";

@@ -25,9 +25,13 @@ async function start(narrow: boolean): Promise<{ uri: string; log: () => string 
   const dir = mkdtempSync(path.join(tmpdir(), "atelier-narrow-"));
   dirs.push(dir);
   const port = await freePort();
-  const child = spawn(bin, ["--listen-addr", `127.0.0.1:${port}`, "--handler", "sqlite", "--sqlite-url", `file:${dir}/`, "--log-level", "debug", `--narrow-writes=${narrow}`], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    bin,
+    ["--listen-addr", `127.0.0.1:${port}`, "--handler", "sqlite", "--sqlite-url", `file:${dir}/`, "--log-level", "debug", `--narrow-writes=${narrow}`],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   children.push(child);
   let out = "";
   child.stderr.on("data", (b: Buffer) => (out += b.toString("utf8")));
@@ -58,7 +62,11 @@ async function casWrites(uri: string, log: () => string): Promise<string[]> {
     expect((await rows.updateOne({ _id: "r7", version: 1 }, { $set: { version: 2 } })).modifiedCount).toBe(1);
     expect((await rows.updateOne({ _id: "r7", version: 1 }, { $set: { version: 3 } })).matchedCount).toBe(0);
     expect((await rows.deleteOne({ _id: "r8", version: 1, n: { $lte: 8 } })).deletedCount).toBe(1);
-    expect(await rows.findOneAndUpdate({ _id: "r9", $or: [{ version: 1 }, { n: -1 }] }, { $inc: { n: 1 } }, { returnDocument: "after" })).toEqual({ _id: "r9", version: 1, n: 10 });
+    expect(await rows.findOneAndUpdate({ _id: "r9", $or: [{ version: 1 }, { n: -1 }] }, { $inc: { n: 1 } }, { returnDocument: "after" })).toEqual({
+      _id: "r9",
+      version: 1,
+      n: 10,
+    });
     expect(await rows.findOneAndUpdate({ _id: "r9", version: 5 }, { $inc: { n: 1 } })).toBeNull();
     // The log is written as FerretDB goes; wait until the last write's statements are in.
     await new Promise((r) => setTimeout(r, 200));

@@ -99,9 +99,12 @@ export function assertCan(principal: Principal, ws: AccessWorkspace, action: Act
  */
 export function notReadable(principal: Principal, ws: AccessWorkspace, what = "workspace"): AppError {
   if (principal.kind === "token" && !isHidden(ws) && memberRole(ws, principal.token.ownerId) !== null) {
-    return new AppError("forbidden", ws.blockedTokenIds.includes(principal.token._id)
-      ? "The workspace owner has cut this agent off that workspace."
-      : "This token is not allowed in that workspace.");
+    return new AppError(
+      "forbidden",
+      ws.blockedTokenIds.includes(principal.token._id)
+        ? "The workspace owner has cut this agent off that workspace."
+        : "This token is not allowed in that workspace.",
+    );
   }
   return new AppError("not_found", `No such ${what}.`);
 }

@@ -28,11 +28,7 @@ export async function requestSignInCode(deps: Deps, rawEmail: string): Promise<{
 }
 
 /** Checks the code; on success the account exists, is confirmed, and a session is open. */
-export async function verifySignInCode(
-  deps: Deps,
-  rawEmail: string,
-  code: string,
-): Promise<{ user: UserDoc; sessionId: string; expiresAt: Date }> {
+export async function verifySignInCode(deps: Deps, rawEmail: string, code: string): Promise<{ user: UserDoc; sessionId: string; expiresAt: Date }> {
   const email = normalizeEmail(rawEmail);
   await consumeCode(deps, { purpose: "sign_in", subject: email, code });
   const user = await findOrCreateConfirmedUser(deps, email);

@@ -21,7 +21,11 @@ interface Place {
   slug: string;
 }
 
-async function placesOf(deps: StoreDeps, workspaceId: string, events: EventDoc[]): Promise<{ pages: Map<string, Place>; tables: Map<string, Place>; rowTables: Map<string, string> }> {
+async function placesOf(
+  deps: StoreDeps,
+  workspaceId: string,
+  events: EventDoc[],
+): Promise<{ pages: Map<string, Place>; tables: Map<string, Place>; rowTables: Map<string, string> }> {
   const { c } = deps.database;
   const ids = (kind: EventDoc["target"]["kind"]) => [...new Set(events.filter((e) => e.target.kind === kind).map((e) => e.target.id))];
   const pageIds = ids("page");
@@ -33,7 +37,9 @@ async function placesOf(deps: StoreDeps, workspaceId: string, events: EventDoc[]
   ]);
   const rowTables = new Map(rows.map((r) => [r._id, r.collectionId]));
   const tableIds = [...new Set([...ids("collection"), ...rowTables.values()])];
-  const tables = tableIds.length ? await c.collections.find({ _id: { $in: tableIds } }, { projection: { slug: 1, name: 1, workspaceId: 1, kind: 1 } }).toArray() : [];
+  const tables = tableIds.length
+    ? await c.collections.find({ _id: { $in: tableIds } }, { projection: { slug: 1, name: 1, workspaceId: 1, kind: 1 } }).toArray()
+    : [];
   return {
     pages: new Map(pages.filter((p) => p.workspaceId === workspaceId).map((p) => [p._id, { label: p.title, slug: p.slug }])),
     tables: new Map(tables.filter((t) => t.workspaceId === workspaceId && t.kind === "table").map((t) => [t._id, { label: t.name, slug: t.slug }])),
@@ -55,7 +61,11 @@ export async function listActivity(deps: StoreDeps, principal: Principal, input:
     const at = new Date(c.at);
     filter.$or = [{ at: { $lt: at } }, { at, _id: { $lt: c.id } }];
   }
-  const found = await deps.database.c.events.find(filter).sort({ at: -1, _id: -1 }).limit(PAGE + 1).toArray();
+  const found = await deps.database.c.events
+    .find(filter)
+    .sort({ at: -1, _id: -1 })
+    .limit(PAGE + 1)
+    .toArray();
   const page = found.slice(0, PAGE);
   const last = page[page.length - 1];
   const places = await placesOf(deps, ws._id, page);

@@ -24,38 +24,32 @@ export const TOOL_CATALOG = {
   },
   list_workspaces: {
     title: "List workspaces",
-    description:
-      "Lists the workspaces this token can reach, with your role and whether you can write there.",
+    description: "Lists the workspaces this token can reach, with your role and whether you can write there.",
     access: "read",
   },
   get_workspace: {
     title: "Get a workspace",
-    description:
-      "Describes one workspace by its slug. Public workspaces can be read without a token.",
+    description: "Describes one workspace by its slug. Public workspaces can be read without a token.",
     access: "read",
   },
   list_pages: {
     title: "List pages",
-    description:
-      "Lists the pages of a workspace in slug order, a page of results at a time (follow next_cursor).",
+    description: "Lists the pages of a workspace in slug order, a page of results at a time (follow next_cursor).",
     access: "read",
   },
   get_page: {
     title: "Get a page",
-    description:
-      "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
+    description: "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
     access: "read",
   },
   search_pages: {
     title: "Search pages",
-    description:
-      "Finds pages whose title, summary or text contains the query (case-insensitive), in one workspace or in all of yours. At most 20 results.",
+    description: "Finds pages whose title, summary or text contains the query (case-insensitive), in one workspace or in all of yours. At most 20 results.",
     access: "read",
   },
   get_page_history: {
     title: "Page history",
-    description:
-      "Lists every version of a page, newest first, with who made it (a person, or an agent and the person it acts for).",
+    description: "Lists every version of a page, newest first, with who made it (a person, or an agent and the person it acts for).",
     access: "read",
   },
   create_page: {
@@ -72,14 +66,12 @@ export const TOOL_CATALOG = {
   },
   delete_page: {
     title: "Delete a page",
-    description:
-      "Deletes a page and its history. This cannot be undone.",
+    description: "Deletes a page and its history. This cannot be undone.",
     access: "write",
   },
   list_collections: {
     title: "List collections and tables",
-    description:
-      "Lists the collections of a workspace (pages collections and data tables with their columns and row counts).",
+    description: "Lists the collections of a workspace (pages collections and data tables with their columns and row counts).",
     access: "read",
   },
   list_rows: {
@@ -108,20 +100,17 @@ export const TOOL_CATALOG = {
   },
   delete_row: {
     title: "Delete a table row",
-    description:
-      "Deletes one row of a table.",
+    description: "Deletes one row of a table.",
     access: "write",
   },
   create_workspace: {
     title: "Create a workspace",
-    description:
-      "Creates a private workspace owned by the person this token acts for.",
+    description: "Creates a private workspace owned by the person this token acts for.",
     access: "admin",
   },
   set_workspace_visibility: {
     title: "Publish or unpublish a workspace",
-    description:
-      "Makes a workspace public (anyone can read its pages at /a/{slug}) or private. Owners only.",
+    description: "Makes a workspace public (anyone can read its pages at /a/{slug}) or private. Owners only.",
     access: "admin",
   },
   add_collaborator: {
@@ -194,7 +183,9 @@ export const PROMPT_NAMES = Object.keys(PROMPT_CATALOG) as PromptName[];
 export function promptText(name: PromptName, args: Record<string, string | undefined>): string {
   switch (name) {
     case "publish_page": {
-      const where = args.workspace ? `in the workspace "${args.workspace}"` : "in a workspace of mine (call list_workspaces and pick the one that fits; ask me if unsure)";
+      const where = args.workspace
+        ? `in the workspace "${args.workspace}"`
+        : "in a workspace of mine (call list_workspaces and pick the one that fits; ask me if unsure)";
       const title = args.title ? ` titled "${args.title}"` : "";
       return (
         `Save the document we just worked on as an Atelier page${title} ${where}, with create_page (Markdown in body_markdown, a short lowercase slug). ` +
@@ -327,23 +318,40 @@ export function signInGuides(origin: string): SignInStep[] {
     {
       id: "claude",
       name: "Claude.ai and Claude Desktop",
-      steps: ["Open Settings → Connectors and choose “Add custom connector”.", `Name it Atelier and paste ${url} as the URL; leave the OAuth fields empty.`, "Choose Connect.", allow],
+      steps: [
+        "Open Settings → Connectors and choose “Add custom connector”.",
+        `Name it Atelier and paste ${url} as the URL; leave the OAuth fields empty.`,
+        "Choose Connect.",
+        allow,
+      ],
     },
     {
       id: "chatgpt",
       name: "ChatGPT",
-      steps: ["Open Settings → Apps & Connectors (with developer mode on) and create a connector.", `Paste ${url} as the MCP server URL and choose OAuth as the authentication.`, allow],
+      steps: [
+        "Open Settings → Apps & Connectors (with developer mode on) and create a connector.",
+        `Paste ${url} as the MCP server URL and choose OAuth as the authentication.`,
+        allow,
+      ],
     },
     {
       id: "cursor",
       name: "Cursor",
-      steps: ["Add the server to ~/.cursor/mcp.json (or a project’s .cursor/mcp.json):", "In Cursor’s MCP settings, choose “Needs login” next to atelier.", allow],
+      steps: [
+        "Add the server to ~/.cursor/mcp.json (or a project’s .cursor/mcp.json):",
+        "In Cursor’s MCP settings, choose “Needs login” next to atelier.",
+        allow,
+      ],
       snippet: { language: "json", label: "mcp.json", text: JSON.stringify({ mcpServers: { atelier: { url } } }, null, 2) },
     },
     {
       id: "vscode",
       name: "VS Code",
-      steps: ["Add the server to .vscode/mcp.json (a top-level “servers” key, “type”: “http”):", "Choose Start above the server in that file, then Allow when VS Code asks to sign in.", allow],
+      steps: [
+        "Add the server to .vscode/mcp.json (a top-level “servers” key, “type”: “http”):",
+        "Choose Start above the server in that file, then Allow when VS Code asks to sign in.",
+        allow,
+      ],
       snippet: { language: "json", label: ".vscode/mcp.json", text: JSON.stringify({ servers: { atelier: { type: "http", url } } }, null, 2) },
     },
     {

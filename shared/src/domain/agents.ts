@@ -36,8 +36,14 @@ export async function listAgents(deps: StoreDeps, principal: Principal, slug: st
   for (const e of recent) if (e.actor.tokenId && !lastActive.has(e.actor.tokenId)) lastActive.set(e.actor.tokenId, e.at);
   const ids = [...new Set([...lastActive.keys(), ...ws.blockedTokenIds])];
   const [byId, confined] = await Promise.all([
-    database.c.tokens.find({ _id: { $in: ids } }, { projection: { hash: 0 } }).limit(500).toArray(),
-    database.c.tokens.find({ workspaceIds: ws._id }, { projection: { hash: 0 } }).limit(500).toArray(),
+    database.c.tokens
+      .find({ _id: { $in: ids } }, { projection: { hash: 0 } })
+      .limit(500)
+      .toArray(),
+    database.c.tokens
+      .find({ workspaceIds: ws._id }, { projection: { hash: 0 } })
+      .limit(500)
+      .toArray(),
   ]);
   const tokens = [...new Map([...byId, ...confined].map((t) => [t._id, t])).values()];
   // Only members' addresses are shown: a token id alone never reveals who is behind it.
@@ -66,7 +72,9 @@ export async function setAgentBlocked(deps: StoreDeps, principal: Principal, inp
   const t = now();
   await deps.database.c.workspaces.updateOne(
     { _id: ws._id },
-    input.blocked ? { $addToSet: { blockedTokenIds: input.tokenId }, $set: { updatedAt: t } } : { $pull: { blockedTokenIds: input.tokenId }, $set: { updatedAt: t } },
+    input.blocked
+      ? { $addToSet: { blockedTokenIds: input.tokenId }, $set: { updatedAt: t } }
+      : { $pull: { blockedTokenIds: input.tokenId }, $set: { updatedAt: t } },
   );
   forgetWorkspace(deps, ws);
   await recordEvent(deps, {

@@ -44,7 +44,18 @@ export async function renderDocument(deps: StoreDeps, p: Pick<PageDoc, "slug" | 
  */
 export async function reserveSlug(deps: StoreDeps, input: { slug: string; pageId: string; workspaceId: string }): Promise<void> {
   const t = now();
-  const doc: ArtifactDoc = { _id: input.slug, pageId: input.pageId, workspaceId: input.workspaceId, version: 0, html: null, etag: "", public: false, bytes: 0, redirect: null, updatedAt: t };
+  const doc: ArtifactDoc = {
+    _id: input.slug,
+    pageId: input.pageId,
+    workspaceId: input.workspaceId,
+    version: 0,
+    html: null,
+    etag: "",
+    public: false,
+    bytes: 0,
+    redirect: null,
+    updatedAt: t,
+  };
   try {
     await deps.database.c.artifacts.insertOne(doc);
     return;
@@ -77,7 +88,12 @@ export async function releaseSlug(deps: StoreDeps, slug: string, pageId: string)
  * workspace is read again afterwards: a visibility change that ran meanwhile is applied
  * here too, so no artifact keeps a visibility its workspace no longer has.
  */
-export async function writeRendition(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "version" | "workspaceId">, ws: WorkspaceDoc, html: string): Promise<number> {
+export async function writeRendition(
+  deps: StoreDeps,
+  page: Pick<PageDoc, "_id" | "slug" | "version" | "workspaceId">,
+  ws: WorkspaceDoc,
+  html: string,
+): Promise<number> {
   const { database } = deps;
   const bytes = utf8Bytes(html);
   // Conditional on the document read, so the size change returned is exactly what this write
@@ -125,7 +141,8 @@ export async function syncArtifactVisibility(deps: StoreDeps, ws: WorkspaceDoc):
   const fresh = (await deps.database.c.workspaces.findOne({ _id: ws._id })) ?? ws;
   await deps.database.c.artifacts.updateMany({ workspaceId: ws._id }, { $set: { public: isPublicWorkspace(fresh) } });
   deps.cache.deleteTag(workspaceTag(ws._id));
-  if (fresh.visibilitySyncAt) await deps.database.c.workspaces.updateOne({ _id: ws._id, visibilitySyncAt: fresh.visibilitySyncAt }, { $set: { visibilitySyncAt: null } });
+  if (fresh.visibilitySyncAt)
+    await deps.database.c.workspaces.updateOne({ _id: ws._id, visibilitySyncAt: fresh.visibilitySyncAt }, { $set: { visibilitySyncAt: null } });
 }
 
 /** Forgets the artifacts of a workspace this process has cached (after a change to it). */
@@ -146,8 +163,7 @@ type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "eta
 async function artifactBySlug(deps: StoreDeps, slug: string): Promise<Served | null> {
   const cached = deps.cache.get<Served>(artifactKey(slug));
   if (cached) return cached;
-  const read = () =>
-    deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } });
+  const read = () => deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } });
   // CACHE_TTL_MS=0: every read is the request's own.
   if (!deps.cache.enabled) return read();
   // When a hot page's entry runs out, every request in flight misses at once: they share one read.
@@ -181,10 +197,7 @@ export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: strin
   return doc as { html: string; etag: string };
 }
 
-export type RenderedArtifact =
-  | { kind: "document"; html: string; etag: string; isPublic: boolean }
-  | { kind: "moved"; slug: string; isPublic: boolean }
-  | null;
+export type RenderedArtifact = { kind: "document"; html: string; etag: string; isPublic: boolean } | { kind: "moved"; slug: string; isPublic: boolean } | null;
 
 /**
  * What a browser route serves: the rendered document, or where a moved page went, or null

@@ -18,9 +18,10 @@ function keySetFor(issuer: TrustedIssuer): JWTVerifyGetKey {
   const cacheKey = JSON.stringify(issuer);
   let ks = keySets.get(cacheKey);
   if (!ks) {
-    ks = "jwks_uri" in issuer
-      ? createRemoteJWKSet(new URL(issuer.jwks_uri), { timeoutDuration: 5_000, cooldownDuration: 30_000 })
-      : createLocalJWKSet(issuer.jwks as Parameters<typeof createLocalJWKSet>[0]);
+    ks =
+      "jwks_uri" in issuer
+        ? createRemoteJWKSet(new URL(issuer.jwks_uri), { timeoutDuration: 5_000, cooldownDuration: 30_000 })
+        : createLocalJWKSet(issuer.jwks as Parameters<typeof createLocalJWKSet>[0]);
     keySets.set(cacheKey, ks);
   }
   return ks;

@@ -131,7 +131,11 @@ export class ReadCache {
    * The value under `key`, loaded once by `load` when missing or stale: concurrent misses of
    * one key share one load, so a burst of requests costs one database read.
    */
-  async through<T>(key: string, load: () => Promise<T>, opts: { bytes?: (v: T) => number; tags?: readonly string[] | ((v: T) => readonly string[]) } = {}): Promise<T> {
+  async through<T>(
+    key: string,
+    load: () => Promise<T>,
+    opts: { bytes?: (v: T) => number; tags?: readonly string[] | ((v: T) => readonly string[]) } = {},
+  ): Promise<T> {
     if (!this.enabled) return load();
     const hit = this.get<T>(key);
     if (hit !== undefined) return hit;

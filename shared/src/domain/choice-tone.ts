@@ -11,16 +11,66 @@ export type ChoiceTone = (typeof CHOICE_TONES)[number];
 const PALETTE: ChoiceTone[] = ["violet", "teal", "slate", "olive"];
 
 const MEANINGS: [ChoiceTone, string[]][] = [
-  ["ok", ["done", "complete", "completed", "finished", "shipped", "closed", "resolved", "fixed", "approved", "accepted", "yes", "live", "published", "merged", "paid", "delivered", "passed", "ready", "ok"]],
+  [
+    "ok",
+    [
+      "done",
+      "complete",
+      "completed",
+      "finished",
+      "shipped",
+      "closed",
+      "resolved",
+      "fixed",
+      "approved",
+      "accepted",
+      "yes",
+      "live",
+      "published",
+      "merged",
+      "paid",
+      "delivered",
+      "passed",
+      "ready",
+      "ok",
+    ],
+  ],
   ["info", ["doing", "in progress", "active", "started", "ongoing", "wip", "in review", "review", "reviewing", "working", "underway", "open"]],
   ["warn", ["blocked", "waiting", "on hold", "paused", "at risk", "overdue", "late", "failed", "rejected", "stuck", "urgent", "needs review", "needs work"]],
-  ["muted", ["todo", "to do", "backlog", "new", "draft", "idea", "later", "planned", "none", "cancelled", "canceled", "won't do", "wont do", "wontfix", "no", "n/a", "archived", "not started"]],
+  [
+    "muted",
+    [
+      "todo",
+      "to do",
+      "backlog",
+      "new",
+      "draft",
+      "idea",
+      "later",
+      "planned",
+      "none",
+      "cancelled",
+      "canceled",
+      "won't do",
+      "wont do",
+      "wontfix",
+      "no",
+      "n/a",
+      "archived",
+      "not started",
+    ],
+  ],
 ];
 
 const BY_WORD = new Map(MEANINGS.flatMap(([tone, words]) => words.map((w) => [w, tone] as const)));
 
 function meaningOf(choice: string): ChoiceTone | undefined {
-  const key = choice.normalize("NFC").toLocaleLowerCase("en").replace(/[\s_-]+/g, " ").replace(/[’']/g, "'").trim();
+  const key = choice
+    .normalize("NFC")
+    .toLocaleLowerCase("en")
+    .replace(/[\s_-]+/g, " ")
+    .replace(/[’']/g, "'")
+    .trim();
   return BY_WORD.get(key) ?? BY_WORD.get(key.replace(/ /g, ""));
 }
 

@@ -99,7 +99,12 @@ const ACCESS_WORDS = {
 /** The tool list of /auth.md, from the catalog: one line per tool, grouped by the access it needs. */
 function toolLines(): string {
   return (["read", "write", "admin"] as const)
-    .map((access) => `${ACCESS_WORDS[access]}:\n\n${toolsWithAccess(access).map((n) => `- \`${n}\`: ${TOOL_CATALOG[n].description}`).join("\n")}`)
+    .map(
+      (access) =>
+        `${ACCESS_WORDS[access]}:\n\n${toolsWithAccess(access)
+          .map((n) => `- \`${n}\`: ${TOOL_CATALOG[n].description}`)
+          .join("\n")}`,
+    )
     .join("\n\n");
 }
 
@@ -269,7 +274,10 @@ code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:#3b5bdb}.lead{colo
 asks for, choose which workspaces and for how long, and choose <strong>Allow</strong>. The app then appears under
 <a href="${b}/app/settings/agents">Settings → Connected agents</a> as connected through sign-in, where you can revoke it: it stops working on its next request.</p>
 ${signInGuides(config.BASE_URL)
-  .map((g) => `<h3>${esc(g.name)}</h3>\n<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre>${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`)
+  .map(
+    (g) =>
+      `<h3>${esc(g.name)}</h3>\n<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre>${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`,
+  )
   .join("\n")}
 <h2>2. Scripts and apps without sign-in: a token</h2>
 <p>Open <a href="${b}/app/settings/agents">Settings → Connected agents</a>, choose a label (the name the agent's changes appear under), the scopes
@@ -281,7 +289,12 @@ ${clientConfigs(config.BASE_URL, "YOUR_TOKEN")
   .join("\n")}
 <h2>3. What agents can do</h2>
 ${(["read", "write", "admin"] as const)
-  .map((access) => `<p>${GUIDE_ACCESS_WORDS[access]}:</p>\n<ul>${toolsWithAccess(access).map((n) => `<li><code>${n}</code>: ${esc(TOOL_CATALOG[n].description)}</li>`).join("")}</ul>`)
+  .map(
+    (access) =>
+      `<p>${GUIDE_ACCESS_WORDS[access]}:</p>\n<ul>${toolsWithAccess(access)
+        .map((n) => `<li><code>${n}</code>: ${esc(TOOL_CATALOG[n].description)}</li>`)
+        .join("")}</ul>`,
+  )
   .join("\n")}
 <p>Every change is recorded in the page history under the agent's label and your name. Public workspaces can be read without any token.
 Prompts your app may show as commands: ${PROMPT_NAMES.map((n) => `<code>${n}</code> (${esc(PROMPT_CATALOG[n].title)})`).join(", ")}.</p>

@@ -43,7 +43,14 @@ describe("the domain's import graph", () => {
   });
 
   it("is read from the real files (a cycle would be found)", () => {
-    expect(cycles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["a.ts"]]]))).toHaveLength(1);
+    expect(
+      cycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["a.ts"]],
+        ]),
+      ),
+    ).toHaveLength(1);
     expect(graphOf(here).get("pages.ts")).toContain("artifacts.ts");
   });
 });

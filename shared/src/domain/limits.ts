@@ -50,9 +50,13 @@ export async function reserveUsage(deps: { database: Database; config: Caps }, w
   const current = await database.c.workspaces.findOne({ _id: ws._id }, { projection: { usage: 1, capped: 1 } });
   if (!current) throw new AppError("not_found", "No such workspace.");
   if (current.capped && delta.pages > 0 && current.usage.pages + delta.pages > config.ANON_MAX_PAGES) {
-    throw new AppError("limit_exceeded", `An unclaimed sandbox holds at most ${config.ANON_MAX_PAGES} artifacts. Delete one, or have a person claim the sandbox.`, {
-      details: { limit: "pages", max: config.ANON_MAX_PAGES },
-    });
+    throw new AppError(
+      "limit_exceeded",
+      `An unclaimed sandbox holds at most ${config.ANON_MAX_PAGES} artifacts. Delete one, or have a person claim the sandbox.`,
+      {
+        details: { limit: "pages", max: config.ANON_MAX_PAGES },
+      },
+    );
   }
   if (current.capped) {
     throw new AppError(

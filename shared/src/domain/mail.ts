@@ -18,7 +18,10 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "DATA_DIR">, print: (text: string) => void = (t) => process.stdout.write(t)): Mailer {
+export function createMailer(
+  config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "DATA_DIR">,
+  print: (text: string) => void = (t) => process.stdout.write(t),
+): Mailer {
   if (config.SMTP_URL) {
     const transport = nodemailer.createTransport(config.SMTP_URL);
     return {
@@ -44,8 +47,14 @@ export function createMailer(config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "DA
 
 const PURPOSE_TEXT: Record<CodePurpose, { subject: string; line: string }> = {
   sign_in: { subject: "Your Atelier sign-in code", line: "Use this code to sign in to Atelier" },
-  claim: { subject: "Your code to claim an agent's Atelier sandbox", line: "An AI agent asked to hand its Atelier sandbox over to this address. Use this code to claim it" },
-  verified_email: { subject: "Your code to connect an agent to Atelier", line: "An AI agent asked for an Atelier access token for this address. Use this code to approve it" },
+  claim: {
+    subject: "Your code to claim an agent's Atelier sandbox",
+    line: "An AI agent asked to hand its Atelier sandbox over to this address. Use this code to claim it",
+  },
+  verified_email: {
+    subject: "Your code to connect an agent to Atelier",
+    line: "An AI agent asked for an Atelier access token for this address. Use this code to approve it",
+  },
 };
 
 function escapeHtml(s: string): string {

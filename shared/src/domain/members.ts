@@ -135,7 +135,12 @@ export async function setMemberRole(deps: StoreDeps, principal: Principal, input
     if (!members.some((m) => m.userId === input.userId)) throw new AppError("not_found", "That person is not a member.");
     return members.map((m) => (m.userId === input.userId ? { ...m, role: input.role } : m));
   });
-  await recordEvent(deps, { workspaceId: ws._id, type: "member.role_changed", actor: actorOf(principal), target: { kind: "member", id: input.userId, label: input.role } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "member.role_changed",
+    actor: actorOf(principal),
+    target: { kind: "member", id: input.userId, label: input.role },
+  });
 }
 
 /**

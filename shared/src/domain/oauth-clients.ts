@@ -89,7 +89,13 @@ export function isClientDocumentUrl(config: Pick<Config, "OAUTH_ALLOW_LOOPBACK_C
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && config.OAUTH_ALLOW_LOOPBACK_CLIENTS && isLoopbackHost(url.hostname))) return false;
   if (url.username || url.password || id.includes("#") || url.pathname === "/" || url.pathname === "") return false;
-  if (id.split(/[?#]/)[0]?.split("/").some((seg) => seg.replace(/%2e/gi, ".") === "." || seg.replace(/%2e/gi, ".") === "..")) return false;
+  if (
+    id
+      .split(/[?#]/)[0]
+      ?.split("/")
+      .some((seg) => seg.replace(/%2e/gi, ".") === "." || seg.replace(/%2e/gi, ".") === "..")
+  )
+    return false;
   return true;
 }
 
@@ -105,7 +111,8 @@ export function redirectUriProblem(uri: unknown): string | null {
   if (url.hash || uri.includes("#")) return "must not contain a fragment";
   if (url.protocol === "https:") return null;
   if (url.protocol === "http:") return isLoopbackHost(url.hostname) ? null : "may use http: only on a loopback address (127.0.0.1, [::1] or localhost)";
-  if (["javascript:", "data:", "file:", "blob:", "about:", "vbscript:", "ftp:", "ws:", "wss:"].includes(url.protocol)) return `must not use the ${url.protocol} scheme`;
+  if (["javascript:", "data:", "file:", "blob:", "about:", "vbscript:", "ftp:", "ws:", "wss:"].includes(url.protocol))
+    return `must not use the ${url.protocol} scheme`;
   return null;
 }
 
@@ -187,7 +194,11 @@ export async function fetchClientDocument(
     req.end();
   });
 
-  const type = String(body.res.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const type =
+    String(body.res.headers["content-type"] ?? "")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase() ?? "";
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     throw new ClientDocumentError("invalid_client_metadata", "The client metadata document must be served as application/json.");
   }
@@ -201,7 +212,8 @@ export async function fetchClientDocument(
     throw new ClientDocumentError("invalid_client_metadata", "The client metadata document must be a JSON object.");
   }
   const m = metadata as Record<string, unknown>;
-  if (m.client_id !== clientId) throw new ClientDocumentError("invalid_client_metadata", "The client metadata document's client_id differs from the URL it was fetched from.");
+  if (m.client_id !== clientId)
+    throw new ClientDocumentError("invalid_client_metadata", "The client metadata document's client_id differs from the URL it was fetched from.");
   if ("client_secret" in m || "client_secret_expires_at" in m) {
     throw new ClientDocumentError("invalid_client_metadata", "A client metadata document must not contain a client_secret.");
   }

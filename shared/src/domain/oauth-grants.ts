@@ -53,8 +53,10 @@ function webUrl(value: string | null): string | null {
 
 /** The name a person sees for a client: its own name, else the host of its metadata document, else a plain phrase. */
 export function clientDisplayName(client: Pick<OAuthClientInfo, "name" | "clientId" | "via">): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is dropped
-  const name = client.name?.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 100);
+  // Control characters are exactly what is dropped.
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u001f\u007f]/g;
+  const name = client.name?.replace(CONTROL, "").trim().slice(0, 100);
   if (name) return name;
   if (client.via === "metadata_document") return hostOf(client.clientId) ?? "An unnamed app";
   return "An unnamed app";
@@ -87,9 +89,7 @@ export async function oauthConsentView(
     },
     scopes: requestedScopes(input.scope).map((scope) => ({ scope, description: SCOPE_WORDS[scope] })),
     resource: input.resource,
-    workspaces: workspaces
-      .filter((ws) => can(principal, ws, "read"))
-      .map((ws) => ({ slug: ws.slug, name: ws.name, can_write: can(principal, ws, "write") })),
+    workspaces: workspaces.filter((ws) => can(principal, ws, "read")).map((ws) => ({ slug: ws.slug, name: ws.name, can_write: can(principal, ws, "write") })),
     durations_days: [...OAUTH_DURATION_DAYS],
     default_duration_days: 90,
   };

@@ -97,7 +97,12 @@ export async function readablePage(
   by: { slug: string } | { pageId: string },
   reading = false,
 ): Promise<{ page: PageDoc; ws: WorkspaceDoc }> {
-  const page = "slug" in by ? await findPageBySlug(deps, by.slug, reading) : reading ? await pageForReading(deps, by.pageId) : await deps.database.c.pages.findOne({ _id: by.pageId });
+  const page =
+    "slug" in by
+      ? await findPageBySlug(deps, by.slug, reading)
+      : reading
+        ? await pageForReading(deps, by.pageId)
+        : await deps.database.c.pages.findOne({ _id: by.pageId });
   const ws = page && !page.deletingAt ? await findWorkspace(deps, page.workspaceId) : null;
   if (!page || !ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such page.");
   return { page, ws };
@@ -112,7 +117,11 @@ export async function getPage(deps: StoreDeps, principal: Principal, by: { slug:
 const PagesCursor = z.object({ s: z.string().min(1).max(64) }).strict();
 
 /** Pages of a workspace in slug order, `limit` at a time. */
-export async function listPages(deps: StoreDeps, principal: Principal, input: { workspace: string; collection?: string | undefined; cursor?: string | undefined; limit?: number | undefined }): Promise<PageListView> {
+export async function listPages(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { workspace: string; collection?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
+): Promise<PageListView> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
   const filter: Record<string, unknown> = { workspaceId: ws._id };
@@ -137,7 +146,11 @@ export async function listPages(deps: StoreDeps, principal: Principal, input: { 
  * Pages whose title, summary or text contains `query` (case-insensitive), in the named
  * workspace or in every workspace the principal belongs to. At most 20, by slug.
  */
-export async function searchPages(deps: StoreDeps, principal: Principal, input: { query: string; workspace?: string | undefined }): Promise<{ pages: PageSummaryView[] }> {
+export async function searchPages(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { query: string; workspace?: string | undefined },
+): Promise<{ pages: PageSummaryView[] }> {
   const spaces = input.workspace ? [await readableWorkspace(deps, principal, input.workspace)] : await workspacesOf(deps, principal);
   if (spaces.length === 0) return { pages: [] };
   const pattern = input.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -148,10 +161,12 @@ export async function searchPages(deps: StoreDeps, principal: Principal, input: 
     .limit(20)
     .toArray();
   const byId = new Map(spaces.map((w) => [w._id, w]));
-  const views = await Promise.all(found.flatMap((p) => {
-    const ws = byId.get(p.workspaceId);
-    return ws ? [viewOf(deps, principal, p, ws)] : [];
-  }));
+  const views = await Promise.all(
+    found.flatMap((p) => {
+      const ws = byId.get(p.workspaceId);
+      return ws ? [viewOf(deps, principal, p, ws)] : [];
+    }),
+  );
   return { pages: views.map(summaryOf) };
 }
 
@@ -342,8 +357,16 @@ function changesBetween(before: Pick<PageDoc, "title" | "summary" | "parts">, af
   if (after.restoredFrom !== undefined) out.push("restored");
   if (before.title !== after.title) out.push("title");
   if (before.summary !== after.summary) out.push("summary");
-  const body = (parts: PartDoc[]) => parts.filter((p) => p.kind !== "table_view").map((p) => `${p.kind}:${p.body}`).join("\u0000");
-  const tables = (parts: PartDoc[]) => parts.filter((p) => p.kind === "table_view").map((p) => p.body).join("\u0000");
+  const body = (parts: PartDoc[]) =>
+    parts
+      .filter((p) => p.kind !== "table_view")
+      .map((p) => `${p.kind}:${p.body}`)
+      .join("\u0000");
+  const tables = (parts: PartDoc[]) =>
+    parts
+      .filter((p) => p.kind === "table_view")
+      .map((p) => p.body)
+      .join("\u0000");
   if (body(before.parts) !== body(after.parts)) out.push("text");
   if (tables(before.parts) !== tables(after.parts)) out.push("tables");
   return out;
@@ -387,14 +410,19 @@ async function changePage(
     const claim = { version: page.version + 1, since: t };
     const claimed =
       !busy &&
-      (await database.c.pages.updateOne({ _id: page._id, version: page.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] }, { $set: { writing: claim } }))
-        .modifiedCount === 1;
+      (
+        await database.c.pages.updateOne(
+          { _id: page._id, version: page.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] },
+          { $set: { writing: claim } },
+        )
+      ).modifiedCount === 1;
     if (!claimed) {
       if (expectedVersion !== undefined) throw versionConflict(page.version, expectedVersion, "someone is changing it at this moment");
       await sleep(Math.random() * 10 * Math.min(attempt + 1, 8));
       continue;
     }
-    const release = () => database.c.pages.updateOne({ _id: page._id, "writing.version": claim.version, "writing.since": claim.since }, { $set: { writing: null } });
+    const release = () =>
+      database.c.pages.updateOne({ _id: page._id, "writing.version": claim.version, "writing.since": claim.since }, { $set: { writing: null } });
     try {
       const actor = actorOf(principal);
       const next = change(page);
@@ -405,12 +433,27 @@ async function changePage(
       const renditionCharged = utf8Bytes(html) - (stored?.bytes ?? 0);
       const delta = { pages: 0, bytes: bytes - page.bytes + bytes + renditionCharged + EVENT_BYTES };
       await reserveUsage(deps, ws, delta);
-      const lastChange = { changes: changesBetween(page, next), restoredFrom: next.restoredFrom ?? null, lines: countLines(textOf(page.parts), textOf(next.parts)) };
+      const lastChange = {
+        changes: changesBetween(page, next),
+        restoredFrom: next.restoredFrom ?? null,
+        lines: countLines(textOf(page.parts), textOf(next.parts)),
+      };
       const updatedAt = now();
       const r = await database.c.pages.updateOne(
         { _id: page._id, version: page.version, "writing.version": claim.version, "writing.since": claim.since },
         {
-          $set: { title: next.title, summary: next.summary, parts: next.parts, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt },
+          $set: {
+            title: next.title,
+            summary: next.summary,
+            parts: next.parts,
+            version: claim.version,
+            bytes,
+            revisionPending: true,
+            writing: null,
+            lastChange,
+            updatedBy: actor,
+            updatedAt,
+          },
         },
       );
       forgetPage(deps, page._id);
@@ -419,11 +462,27 @@ async function changePage(
         await releaseUsage({ database }, ws._id, delta);
         continue;
       }
-      const written: PageDoc = { ...page, ...next, version: claim.version, bytes, revisionPending: true, writing: null, lastChange, updatedBy: actor, updatedAt };
+      const written: PageDoc = {
+        ...page,
+        ...next,
+        version: claim.version,
+        bytes,
+        revisionPending: true,
+        writing: null,
+        lastChange,
+        updatedBy: actor,
+        updatedAt,
+      };
       await finishVersion(deps, written, ws, html, renditionCharged);
       await recordEvent(
         deps,
-        { workspaceId: ws._id, type: eventType, actor, target: { kind: "page", id: page._id, label: written.title }, ...(next.restoredFrom !== undefined ? { restoredFrom: next.restoredFrom } : {}) },
+        {
+          workspaceId: ws._id,
+          type: eventType,
+          actor,
+          target: { kind: "page", id: page._id, label: written.title },
+          ...(next.restoredFrom !== undefined ? { restoredFrom: next.restoredFrom } : {}),
+        },
         { counted: true },
       );
       return viewOf(deps, principal, written, ws);
@@ -457,7 +516,11 @@ export async function updatePage(deps: StoreDeps, principal: Principal, input: U
 }
 
 /** Brings an earlier version back as a new version; nothing in between is lost. */
-export async function restoreRevision(deps: StoreDeps, principal: Principal, input: { slug: string; version: number; expected_version?: number | undefined }): Promise<PageView> {
+export async function restoreRevision(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { slug: string; version: number; expected_version?: number | undefined },
+): Promise<PageView> {
   const { rev } = await readableRevision(deps, principal, input.slug, input.version);
   return changePage(deps, principal, input.slug, input.expected_version, "page.restored", () => ({
     title: rev.title,
@@ -513,7 +576,10 @@ export async function movePage(deps: StoreDeps, principal: Principal, input: { s
   const t = now();
   const stale = addSeconds(t, -config.SWEEP_GRACE_SECONDS);
   const claim = { version: page.version + 1, since: t };
-  const claimed = await database.c.pages.updateOne({ _id: page._id, version: page.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] }, { $set: { writing: claim } });
+  const claimed = await database.c.pages.updateOne(
+    { _id: page._id, version: page.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] },
+    { $set: { writing: claim } },
+  );
   if (claimed.modifiedCount !== 1) throw versionConflict(page.version, page.version, "someone is changing it at this moment");
   const release = () => database.c.pages.updateOne({ _id: page._id, "writing.since": claim.since }, { $set: { writing: null } });
   let moved = false;
@@ -523,7 +589,17 @@ export async function movePage(deps: StoreDeps, principal: Principal, input: { s
     const html = current?.html ?? (await renderDocument(deps, { ...page, slug: input.newSlug }));
     await database.c.artifacts.updateOne(
       { _id: input.newSlug, pageId: page._id },
-      { $set: { html, etag: current?.etag ?? etagOf(html), version: page.version, public: current?.public ?? false, bytes: current?.bytes ?? utf8Bytes(html), redirect: null, updatedAt: now() } },
+      {
+        $set: {
+          html,
+          etag: current?.etag ?? etagOf(html),
+          version: page.version,
+          public: current?.public ?? false,
+          bytes: current?.bytes ?? utf8Bytes(html),
+          redirect: null,
+          updatedAt: now(),
+        },
+      },
     );
     const until = addSeconds(now(), SLUG_REDIRECT_DAYS * 86_400);
     await database.c.artifacts.updateOne(

@@ -24,7 +24,11 @@ function days(seconds: number): string {
 }
 
 function lowerId(len: number): string {
-  return newSecret(16).toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, len).padEnd(len, "0");
+  return newSecret(16)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")
+    .slice(0, len)
+    .padEnd(len, "0");
 }
 
 /** POST /agent/auth with type anonymous: one private sandbox and one token confined to it. */
@@ -113,8 +117,16 @@ function assertClaimable(reg: RegistrationDoc): void {
 /** The send limits of a claim code (per registration, per address), counted before anything is written. */
 async function chargeCodeSend(deps: Deps, regId: string, email: string): Promise<void> {
   const { config } = deps;
-  await hit(deps, { bucket: "claim-reg", key: regId, max: config.OTP_SENDS_PER_REGISTRATION_PER_HOUR, windowSeconds: 3_600 }, "Too many codes were sent for this registration; wait before asking again.");
-  await hit(deps, { bucket: "code-email", key: email, max: config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3_600 }, "Too many codes were sent to this address; wait before asking again.");
+  await hit(
+    deps,
+    { bucket: "claim-reg", key: regId, max: config.OTP_SENDS_PER_REGISTRATION_PER_HOUR, windowSeconds: 3_600 },
+    "Too many codes were sent for this registration; wait before asking again.",
+  );
+  await hit(
+    deps,
+    { bucket: "code-email", key: email, max: config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3_600 },
+    "Too many codes were sent to this address; wait before asking again.",
+  );
 }
 
 async function sendCode(deps: Deps, regId: string, email: string, purpose: "claim" | "verified_email"): Promise<void> {
@@ -167,7 +179,10 @@ export async function finishClaim(
   }
   const expiresAt = addSeconds(t, config.CLAIMED_TOKEN_TTL_SECONDS);
   if (reg.tokenId) {
-    const token = await database.c.tokens.findOneAndUpdate({ _id: reg.tokenId, revokedAt: null }, { $set: { kind: "claimed_anonymous", ownerId: userId, expiresAt } });
+    const token = await database.c.tokens.findOneAndUpdate(
+      { _id: reg.tokenId, revokedAt: null },
+      { $set: { kind: "claimed_anonymous", ownerId: userId, expiresAt } },
+    );
     if (token) deps.cache.delete(`tok:${token.hash}`);
   }
   await database.c.registrations.updateOne({ _id: reg._id, status: "claiming" }, { $set: { status: "claimed" } });
@@ -250,7 +265,10 @@ export async function completeVerifiedEmailClaim(deps: Deps, input: { claimToken
   const { email } = await consumeCode(deps, { purpose: "verified_email", subject: reg._id, code: input.otp });
   const user = await database.c.users.findOne({ email });
   if (!user?.confirmedAt) {
-    throw new AppError("account_not_confirmed", "There is no confirmed Atelier account for this address; sign in to the app once to create it, then register again.");
+    throw new AppError(
+      "account_not_confirmed",
+      "There is no confirmed Atelier account for this address; sign in to the app once to create it, then register again.",
+    );
   }
   const won = await database.c.registrations.updateOne(
     { _id: reg._id, status: "otp_sent" },

@@ -129,7 +129,10 @@ ${summary ? `<meta property="og:description" content="${summary}">\n` : ""}<meta
 <meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${title}">
 ${summary ? `<meta name="twitter:description" content="${summary}">\n` : ""}<link rel="canonical" href="${url}">
-<style>${styleFor(body, parts.some((p) => p.kind === "table_view"))}</style>
+<style>${styleFor(
+    body,
+    parts.some((p) => p.kind === "table_view"),
+  )}</style>
 </head>
 <body>
 <main>

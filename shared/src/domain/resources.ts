@@ -21,7 +21,11 @@ export interface PageResource {
 }
 
 /** The pages the principal may read, in slug order, RESOURCES_PAGE_SIZE at a time. */
-export async function listPageResources(deps: StoreDeps, principal: Principal, cursor?: string): Promise<{ resources: PageResource[]; nextCursor: string | null }> {
+export async function listPageResources(
+  deps: StoreDeps,
+  principal: Principal,
+  cursor?: string,
+): Promise<{ resources: PageResource[]; nextCursor: string | null }> {
   const spaces = await workspacesOf(deps, principal);
   if (spaces.length === 0) return { resources: [], nextCursor: null };
   const filter: Record<string, unknown> = { workspaceId: { $in: spaces.map((w) => w._id) } };
@@ -49,7 +53,11 @@ export async function listPageResources(deps: StoreDeps, principal: Principal, c
  * One page as a resource. A page the principal may not read is `not_found`, exactly as a
  * missing one; any other failure (the database) is left to surface as what it is.
  */
-export async function readPageResource(deps: StoreDeps, principal: Principal, uri: string): Promise<{ uri: string; mimeType: string; text: string; isPublic: boolean }> {
+export async function readPageResource(
+  deps: StoreDeps,
+  principal: Principal,
+  uri: string,
+): Promise<{ uri: string; mimeType: string; text: string; isPublic: boolean }> {
   const m = /^artifact:\/\/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)$/.exec(uri);
   if (!m?.[1]) throw new AppError("not_found", "Resources are artifact://{slug}.");
   const { page, ws } = await readablePage(deps, principal, { slug: m[1] }, true);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await insertRows(exact, principal, { collection: "other", rows: Array.from({ length: 50 }, (_, i) => ({ score: i })) });
   const rows = Array.from({ length: 240 }, (_, i) => ({
     title: i % 13 === 0 ? null : WORDS[i % WORDS.length],
-    score: i % 7 === 0 ? null : (i * 37) % 50 - 10 + (i % 3) / 4,
+    score: i % 7 === 0 ? null : ((i * 37) % 50) - 10 + (i % 3) / 4,
     done: i % 5 === 0 ? null : i % 2 === 0,
     due: i % 6 === 0 ? null : `2026-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 27) + 1).padStart(2, "0")}`,
     status: i % 4 === 0 ? null : ["todo", "doing", "done"][i % 3],
@@ -77,7 +77,13 @@ const QUERIES: Query[] = [
   { filter: { title: { gte: "a" } } },
   { filter: { status: "done", score: { gte: 0 } } },
 ];
-const SORTS: (Query["sort"] | undefined)[] = [undefined, ...["title", "score", "done", "due", "status"].flatMap((column) => [{ column, direction: "asc" as const }, { column, direction: "desc" as const }])];
+const SORTS: (Query["sort"] | undefined)[] = [
+  undefined,
+  ...["title", "score", "done", "due", "status"].flatMap((column) => [
+    { column, direction: "asc" as const },
+    { column, direction: "desc" as const },
+  ]),
+];
 
 describe("list_rows from a table's rows in memory", () => {
   it("gives exactly the database's pages for every filter shape, sort and cursor", async () => {
@@ -94,7 +100,12 @@ describe("list_rows from a table's rows in memory", () => {
     expect(compared).toBeGreaterThan(1000);
     // A cursor from one path continues on the other: they are the same order.
     const first = await listRows(exact, principal, { collection: "mix", sort: { column: "score", direction: "desc" }, limit: 30 });
-    const rest = await listRows(cached, principal, { collection: "mix", sort: { column: "score", direction: "desc" }, cursor: first.next_cursor ?? "", limit: 500 });
+    const rest = await listRows(cached, principal, {
+      collection: "mix",
+      sort: { column: "score", direction: "desc" },
+      cursor: first.next_cursor ?? "",
+      limit: 500,
+    });
     const all = await listRows(exact, principal, { collection: "mix", sort: { column: "score", direction: "desc" }, limit: 500 });
     expect([...first.rows, ...rest.rows].map((r) => r.row_id)).toEqual(all.rows.map((r) => r.row_id));
   }, 240_000);
@@ -160,7 +171,9 @@ describe("list_rows from a table's rows in memory", () => {
     // A change to every row (a column renamed) names none: the copy is read again whole, and is exact.
     await renameColumn(exact, principal, { collection: "mix", column: "status", name: "state" });
     let fromMemory: Awaited<ReturnType<typeof listRows>> | undefined;
-    expect(await wholeTableReads(async () => void (fromMemory = await listRows(cached, principal, { collection: "mix", filter: { state: "todo" }, limit: 500 })))).toBe(1);
+    expect(
+      await wholeTableReads(async () => void (fromMemory = await listRows(cached, principal, { collection: "mix", filter: { state: "todo" }, limit: 500 }))),
+    ).toBe(1);
     expect(fromMemory?.rows).toEqual((await listRows(exact, principal, { collection: "mix", filter: { state: "todo" }, limit: 500 })).rows);
     await renameColumn(exact, principal, { collection: "mix", column: "state", name: "status" });
     await addColumn(exact, principal, { collection: "mix", column: { name: "extra", type: "text" } });
@@ -172,9 +185,16 @@ describe("list_rows from a table's rows in memory", () => {
     const rows = (await listRows(exact, principal, { collection: "mix", limit: 500 })).rows;
     const pick = (i: number) => (rows[i] as { row_id: string }).row_id;
     // Another process moves rows within every order, adds rows at both ends and with empty cells, deletes one.
-    await updateRow(exact, principal, { collection: "mix", rowId: pick(2), values: { title: "\u{10000} moved", score: -1e9, done: true, due: "2026-12-31", status: "done" } });
+    await updateRow(exact, principal, {
+      collection: "mix",
+      rowId: pick(2),
+      values: { title: "\u{10000} moved", score: -1e9, done: true, due: "2026-12-31", status: "done" },
+    });
     await updateRow(exact, principal, { collection: "mix", rowId: pick(7), values: { title: null, score: null, done: null, due: null, status: null } });
-    await insertRows(exact, principal, { collection: "mix", rows: [{ title: "Alpha", score: 1e9, done: false, due: "2020-01-01", status: "todo" }, { title: null }, { title: "alpha", score: 5 }] });
+    await insertRows(exact, principal, {
+      collection: "mix",
+      rows: [{ title: "Alpha", score: 1e9, done: false, due: "2020-01-01", status: "todo" }, { title: null }, { title: "alpha", score: 5 }],
+    });
     await deleteRow(exact, principal, { collection: "mix", rowId: pick(11) });
     await updateRow(exact, principal, { collection: "mix", rowId: pick(2), values: { score: 5 } });
     const reads = await wholeTableReads(async () => {
@@ -198,7 +218,9 @@ describe("list_rows from a table's rows in memory", () => {
     if (!a) throw new Error("no rows");
     for (let i = 0; i <= ROW_CHANGES_KEPT; i++) await updateRow(exact, principal, { collection: "mix", rowId: a.row_id, values: { score: i } });
     // Only the last ROW_CHANGES_KEPT notes are kept.
-    expect(await database.c.rowChanges.countDocuments({ collectionId: (await database.c.collections.findOne({ slug: "mix" }))?._id ?? "" })).toBeLessThanOrEqual(ROW_CHANGES_KEPT);
+    expect(
+      await database.c.rowChanges.countDocuments({ collectionId: (await database.c.collections.findOne({ slug: "mix" }))?._id ?? "" }),
+    ).toBeLessThanOrEqual(ROW_CHANGES_KEPT);
     expect(await wholeTableReads(sameAsDatabase)).toBeGreaterThan(0);
     const row = (await listRows(cached, principal, { collection: "mix", limit: 500 })).rows.find((r) => r.row_id === a.row_id);
     expect(row?.values.score).toBe(ROW_CHANGES_KEPT);

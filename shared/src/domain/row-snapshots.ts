@@ -59,7 +59,11 @@ export async function rowSnapshot(deps: StoreDeps, table: Pick<CollectionDoc, "_
       const snap: Snapshot = { version, rows, sorted: caught?.sorted ?? new Map() };
       // Never replace a copy another load has already brought further.
       if ((deps.cache.getChecked<Snapshot>(key)?.version ?? -1) < version) {
-        deps.cache.setChecked(key, snap, rows.reduce((n, r) => n + r.bytes + ROW_OVERHEAD, 0));
+        deps.cache.setChecked(
+          key,
+          snap,
+          rows.reduce((n, r) => n + r.bytes + ROW_OVERHEAD, 0),
+        );
       }
       return snap;
     })().finally(() => loading.delete(loadKey));
@@ -79,7 +83,12 @@ const changeId = (tableId: string, version: number) => `${tableId}:${version}`;
  * Writes down that the change which took `version` touched `rowIds`, and deletes the note
  * ROW_CHANGES_KEPT versions older. Called by tableChanged right after the version was taken.
  */
-export async function recordRowChange(deps: Pick<StoreDeps, "database">, table: Pick<CollectionDoc, "_id" | "workspaceId">, version: number, rowIds: readonly string[]): Promise<void> {
+export async function recordRowChange(
+  deps: Pick<StoreDeps, "database">,
+  table: Pick<CollectionDoc, "_id" | "workspaceId">,
+  version: number,
+  rowIds: readonly string[],
+): Promise<void> {
   const { rowChanges } = deps.database.c;
   try {
     await rowChanges.insertOne({ _id: changeId(table._id, version), workspaceId: table.workspaceId, collectionId: table._id, version, rowIds: [...rowIds] });

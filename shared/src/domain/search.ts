@@ -22,7 +22,10 @@ function rank<T>(items: T[], text: (t: T) => string[], query: string): T[] {
     if (words.some((w) => w.startsWith(q))) return 1;
     return 2;
   };
-  return items.map((item, i) => ({ item, i, s: score(item) })).sort((a, b) => a.s - b.s || a.i - b.i).map((x) => x.item);
+  return items
+    .map((item, i) => ({ item, i, s: score(item) }))
+    .sort((a, b) => a.s - b.s || a.i - b.i)
+    .map((x) => x.item);
 }
 
 export async function searchEverything(deps: StoreDeps, principal: Principal, input: SearchInput): Promise<SearchResultsView> {

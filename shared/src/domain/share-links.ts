@@ -28,7 +28,11 @@ async function linkViews(deps: StoreDeps, links: ShareLinkDoc[]): Promise<ShareL
   }));
 }
 
-export async function createShareLink(deps: StoreDeps, principal: Principal, input: { workspace: string; page?: string | undefined }): Promise<ShareLinkView & { url: string }> {
+export async function createShareLink(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { workspace: string; page?: string | undefined },
+): Promise<ShareLinkView & { url: string }> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "manage");
   if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot be shared.");
@@ -49,7 +53,12 @@ export async function createShareLink(deps: StoreDeps, principal: Principal, inp
     lastUsedAt: null,
   };
   await deps.database.c.shareLinks.insertOne(link);
-  await recordEvent(deps, { workspaceId: ws._id, type: "share_link.created", actor: link.createdBy, target: { kind: page ? "page" : "workspace", id: page?._id ?? ws._id, label: page?.title ?? ws.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "share_link.created",
+    actor: link.createdBy,
+    target: { kind: page ? "page" : "workspace", id: page?._id ?? ws._id, label: page?.title ?? ws.name },
+  });
   const [view] = await linkViews(deps, [link]);
   return { ...(view as ShareLinkView), url: `${deps.config.BASE_URL}/s/${secret}` };
 }
@@ -66,7 +75,12 @@ export async function revokeShareLink(deps: StoreDeps, principal: Principal, inp
   assertCan(principal, ws, "manage");
   const r = await deps.database.c.shareLinks.updateOne({ linkId: input.linkId, workspaceId: ws._id, revokedAt: null }, { $set: { revokedAt: now() } });
   if (r.modifiedCount !== 1) throw new AppError("not_found", "No such share link.");
-  await recordEvent(deps, { workspaceId: ws._id, type: "share_link.revoked", actor: actorOf(principal), target: { kind: "share_link", id: input.linkId, label: ws.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "share_link.revoked",
+    actor: actorOf(principal),
+    target: { kind: "share_link", id: input.linkId, label: ws.name },
+  });
 }
 
 /** What a share link opens: the rendered page (by slug within the link's reach), an index of its pages, or null. */
@@ -95,6 +109,10 @@ export async function resolveShareLink(
     return documentOf(page);
   }
   if (pageSlug !== undefined) return documentOf(await findPageBySlug(deps, pageSlug));
-  const pages = await deps.database.c.pages.find({ workspaceId: ws._id }, { projection: { slug: 1, title: 1, summary: 1 } }).sort({ slug: 1 }).limit(1000).toArray();
+  const pages = await deps.database.c.pages
+    .find({ workspaceId: ws._id }, { projection: { slug: 1, title: 1, summary: 1 } })
+    .sort({ slug: 1 })
+    .limit(1000)
+    .toArray();
   return { kind: "index", workspace: ws, pages };
 }

@@ -110,7 +110,15 @@ describe("purging an expired sandbox", () => {
     expect(report.purged).toBeGreaterThanOrEqual(1);
 
     // Every collection there is, searched for anything that names the sandbox.
-    const needles = [reg.sandbox_bucket.id, reg.sandbox_bucket.slug, reg.token_id, "Purge-me agent", "purge-me-page", "never-finished@example.com", "soon gone"];
+    const needles = [
+      reg.sandbox_bucket.id,
+      reg.sandbox_bucket.slug,
+      reg.token_id,
+      "Purge-me agent",
+      "purge-me-page",
+      "never-finished@example.com",
+      "soon gone",
+    ];
     for (const name of COLLECTION_NAMES) {
       const docs = await database.db.collection(name).find({}).toArray();
       const hits = docs.filter((d) => needles.some((n) => JSON.stringify(d).includes(n)));

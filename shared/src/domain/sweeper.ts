@@ -54,7 +54,18 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
     const ws = await database.c.workspaces.findOne({ _id: wsId }, { projection: { slug: 1, sandbox: 1 } });
     // Only a sandbox that is still hidden and unclaimed is ever purged.
     if (ws && (ws.sandbox?.state !== "expired" || !isHidden(ws))) return;
-    const byWorkspace = ["pages", "artifacts", "revisions", "rows", "rowRevisions", "rowChanges", "events", "collections", "shareLinks", "workspaceSlugs"] as const;
+    const byWorkspace = [
+      "pages",
+      "artifacts",
+      "revisions",
+      "rows",
+      "rowRevisions",
+      "rowChanges",
+      "events",
+      "collections",
+      "shareLinks",
+      "workspaceSlugs",
+    ] as const;
     for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
     await database.c.workspaces.deleteOne({ _id: wsId, "sandbox.state": "expired" });
     cache.delete(`ws:${wsId}`);
@@ -77,7 +88,10 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   const report: SweepReport = { expired: 0, purged: 0, claimsFinished: 0, repaired: 0, cleared: 0 };
 
   // Unclaimed past the window → expired: token revoked, sandbox hidden.
-  const due = await database.c.registrations.find({ type: "anonymous", status: "unclaimed", claimDeadline: { $lte: t } }).limit(BATCH).toArray();
+  const due = await database.c.registrations
+    .find({ type: "anonymous", status: "unclaimed", claimDeadline: { $lte: t } })
+    .limit(BATCH)
+    .toArray();
   for (const reg of due) {
     const won = await database.c.registrations.updateOne({ _id: reg._id, status: "unclaimed" }, { $set: { status: "expiring" } });
     if (won.modifiedCount === 1) {
@@ -103,7 +117,10 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   }
 
   // Whatever an interrupted process left half-done.
-  for (const reg of await database.c.registrations.find({ status: { $in: ["claiming", "expiring", "deleting"] } }).limit(BATCH).toArray()) {
+  for (const reg of await database.c.registrations
+    .find({ status: { $in: ["claiming", "expiring", "deleting"] } })
+    .limit(BATCH)
+    .toArray()) {
     if (reg.status === "claiming" && reg.claimedBy) {
       await finishClaim(deps, reg, reg.claimedBy);
       report.claimsFinished++;
@@ -116,43 +133,67 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   // a workspace slug whose workspace never came, a visibility not yet copied to its pages,
   // and usage or row counters that a reservation moved but no write followed.
   const settled = addSeconds(t, -deps.config.SWEEP_GRACE_SECONDS);
-  for (const page of await database.c.pages.find({ deletingAt: { $lte: settled } }).limit(BATCH).toArray()) {
+  for (const page of await database.c.pages
+    .find({ deletingAt: { $lte: settled } })
+    .limit(BATCH)
+    .toArray()) {
     await finishDelete(deps, page);
     report.repaired++;
   }
-  for (const page of await database.c.pages.find({ revisionPending: true, updatedAt: { $lte: settled } }).limit(BATCH).toArray()) {
+  for (const page of await database.c.pages
+    .find({ revisionPending: true, updatedAt: { $lte: settled } })
+    .limit(BATCH)
+    .toArray()) {
     if (page.deletingAt) continue;
     const ws = await database.c.workspaces.findOne({ _id: page.workspaceId });
     if (ws) await finishVersion(deps, page, ws);
     report.repaired++;
   }
-  for (const a of await database.c.artifacts.find({ html: null, redirect: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } }).limit(BATCH).toArray()) {
+  for (const a of await database.c.artifacts
+    .find({ html: null, redirect: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } })
+    .limit(BATCH)
+    .toArray()) {
     const page = await database.c.pages.findOne({ _id: a.pageId });
     const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
     if (page && ws && page.slug === a._id) await finishVersion(deps, page, ws);
     else await database.c.artifacts.deleteOne({ _id: a._id, pageId: a.pageId, html: null });
     report.repaired++;
   }
-  for (const key of await database.c.workspaceSlugs.find({ pending: true, createdAt: { $lte: settled } }).limit(BATCH).toArray()) {
+  for (const key of await database.c.workspaceSlugs
+    .find({ pending: true, createdAt: { $lte: settled } })
+    .limit(BATCH)
+    .toArray()) {
     const ws = await database.c.workspaces.findOne({ _id: key.workspaceId }, { projection: { slug: 1 } });
     if (ws?.slug === key._id) await database.c.workspaceSlugs.updateOne({ _id: key._id }, { $set: { pending: false } });
     else await database.c.workspaceSlugs.deleteOne({ _id: key._id, workspaceId: key.workspaceId, pending: true });
     report.repaired++;
   }
-  for (const ws of await database.c.workspaces.find({ deletingAt: { $lte: settled } }, { projection: { _id: 1, slug: 1 } }).limit(BATCH).toArray()) {
+  for (const ws of await database.c.workspaces
+    .find({ deletingAt: { $lte: settled } }, { projection: { _id: 1, slug: 1 } })
+    .limit(BATCH)
+    .toArray()) {
     await finishWorkspaceDelete(deps, ws);
     report.repaired++;
   }
-  for (const ws of await database.c.workspaces.find({ visibilitySyncAt: { $lte: settled } }).limit(BATCH).toArray()) {
+  for (const ws of await database.c.workspaces
+    .find({ visibilitySyncAt: { $lte: settled } })
+    .limit(BATCH)
+    .toArray()) {
     await syncArtifactVisibility(deps, ws);
     report.repaired++;
   }
-  for (const ws of await database.c.workspaces.find({ usageDirtyAt: { $lte: settled } }, { projection: { _id: 1, usageDirtyAt: 1 } }).limit(BATCH).toArray()) {
+  for (const ws of await database.c.workspaces
+    .find({ usageDirtyAt: { $lte: settled } }, { projection: { _id: 1, usageDirtyAt: 1 } })
+    .limit(BATCH)
+    .toArray()) {
     const usage = await countUsage({ database }, ws._id);
     await database.c.workspaces.updateOne({ _id: ws._id, usageDirtyAt: ws.usageDirtyAt }, { $set: { usage, usageDirtyAt: null } });
     report.repaired++;
   }
-  for (const c of await database.c.collections.find({ countDirtyAt: { $lte: settled } }, { projection: { _id: 1, countDirtyAt: 1 } }).limit(BATCH).toArray()) {
+  for (const c of await database.c.collections
+    .find({ countDirtyAt: { $lte: settled } }, { projection: { _id: 1, countDirtyAt: 1 } })
+    .limit(BATCH)
+    .toArray()) {
     const rowCount = await database.c.rows.countDocuments({ collectionId: c._id });
     await database.c.collections.updateOne({ _id: c._id, countDirtyAt: c.countDirtyAt }, { $set: { rowCount, countDirtyAt: null } });
     report.repaired++;

@@ -38,7 +38,11 @@ function newRowId(): string {
  * (row-snapshots.ts), so a copy can catch up by reading just those rows; a change to every
  * row (a column renamed or removed) names none, and copies are read again whole.
  */
-export async function tableChanged(deps: Pick<StoreDeps, "database">, table: Pick<CollectionDoc, "_id" | "workspaceId">, rowIds?: readonly string[]): Promise<void> {
+export async function tableChanged(
+  deps: Pick<StoreDeps, "database">,
+  table: Pick<CollectionDoc, "_id" | "workspaceId">,
+  rowIds?: readonly string[],
+): Promise<void> {
   if (!rowIds) {
     await deps.database.c.collections.updateOne({ _id: table._id }, { $inc: { rowsVersion: 1 } });
     return;
@@ -98,7 +102,11 @@ export async function createCollection(
     if (isDuplicateKey(err)) throw new AppError("conflict", `This workspace already has a collection "${input.slug}".`);
     throw err;
   }
-  await recordEvent(deps, { workspaceId: ws._id, type: "collection.created", actor: actorOf(principal), target: { kind: "collection", id: doc._id, label: doc.name } }, { counted: true });
+  await recordEvent(
+    deps,
+    { workspaceId: ws._id, type: "collection.created", actor: actorOf(principal), target: { kind: "collection", id: doc._id, label: doc.name } },
+    { counted: true },
+  );
   return tableView(doc);
 }
 
@@ -165,7 +173,11 @@ function revision(row: RowDoc, actor: Actor, deleted = false): RowRevisionDoc {
 }
 
 /** Inserts rows all or nothing: every row is checked first, and a failure undoes the rest. */
-export async function insertRows(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rows: unknown[] }): Promise<{ row_ids: string[] }> {
+export async function insertRows(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { workspace?: string | undefined; collection: string; rows: unknown[] },
+): Promise<{ row_ids: string[] }> {
   const { database, config } = deps;
   if (input.rows.length === 0 || input.rows.length > 500) {
     throw invalidField("rows", input.rows.length === 0 ? "too_few" : "too_many", "send 1 to 500 rows at a time", { min: 1, max: 500 });
@@ -176,13 +188,32 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: {
   const rows: RowDoc[] = input.rows.map((r, i) => {
     const values = checkRow(table, r, `rows.${i}`);
     const bytes = rowBytes(values);
-    if (bytes > config.ROW_MAX_BYTES) throw invalidField(`rows.${i}`, "too_large", `is ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, { max: config.ROW_MAX_BYTES, size: bytes });
-    return { _id: newRowId(), workspaceId: ws._id, collectionId: table._id, values, version: 1, bytes, writing: null, createdBy: actor, updatedBy: actor, createdAt: t, updatedAt: t };
+    if (bytes > config.ROW_MAX_BYTES)
+      throw invalidField(`rows.${i}`, "too_large", `is ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, {
+        max: config.ROW_MAX_BYTES,
+        size: bytes,
+      });
+    return {
+      _id: newRowId(),
+      workspaceId: ws._id,
+      collectionId: table._id,
+      values,
+      version: 1,
+      bytes,
+      writing: null,
+      createdBy: actor,
+      updatedBy: actor,
+      createdAt: t,
+      updatedAt: t,
+    };
   });
   const n = rows.length;
   // Each row and its first revision, and the event.
   const delta = { pages: 0, bytes: rows.reduce((s, r) => s + 2 * (RECORD_OVERHEAD_BYTES + r.bytes), 0) + EVENT_BYTES };
-  const reserved = await database.c.collections.updateOne({ _id: table._id, rowCount: { $lte: config.TABLE_MAX_ROWS - n } }, { $inc: { rowCount: n }, $set: { countDirtyAt: t } });
+  const reserved = await database.c.collections.updateOne(
+    { _id: table._id, rowCount: { $lte: config.TABLE_MAX_ROWS - n } },
+    { $inc: { rowCount: n }, $set: { countDirtyAt: t } },
+  );
   if (reserved.modifiedCount !== 1) {
     throw new AppError("limit_exceeded", `A table holds at most ${config.TABLE_MAX_ROWS} rows.`, { details: { limit: "rows", max: config.TABLE_MAX_ROWS } });
   }
@@ -194,18 +225,33 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: {
   }
   try {
     await database.c.rows.insertMany(rows, { ordered: true });
-    await database.c.rowRevisions.insertMany(rows.map((r) => revision(r, actor)), { ordered: false });
+    await database.c.rowRevisions.insertMany(
+      rows.map((r) => revision(r, actor)),
+      { ordered: false },
+    );
   } catch (err) {
     await database.c.rows.deleteMany({ _id: { $in: rows.map((r) => r._id) } });
     await database.c.rowRevisions.deleteMany({ rowId: { $in: rows.map((r) => r._id) } });
     await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
     await releaseUsage({ database }, ws._id, delta);
     // A copy read while some of them were stored must not keep them.
-    await tableChanged(deps, table, rows.map((r) => r._id));
+    await tableChanged(
+      deps,
+      table,
+      rows.map((r) => r._id),
+    );
     throw err;
   }
-  await tableChanged(deps, table, rows.map((r) => r._id));
-  await recordEvent(deps, { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n }, { counted: true });
+  await tableChanged(
+    deps,
+    table,
+    rows.map((r) => r._id),
+  );
+  await recordEvent(
+    deps,
+    { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n },
+    { counted: true },
+  );
   await refreshTableViews(deps, ws, table.slug);
   return { row_ids: rows.map((r) => r._id) };
 }
@@ -253,11 +299,18 @@ export async function updateRow(
   if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) throw rowConflict(row.version, input.expectedVersion);
   const values = checkRow(table, input.values, "values", row.values);
   const bytes = rowBytes(values);
-  if (bytes > config.ROW_MAX_BYTES) throw invalidField("values", "too_large", `the row would be ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, { max: config.ROW_MAX_BYTES, size: bytes });
+  if (bytes > config.ROW_MAX_BYTES)
+    throw invalidField("values", "too_large", `the row would be ${bytes} bytes; a row holds at most ${config.ROW_MAX_BYTES}`, {
+      max: config.ROW_MAX_BYTES,
+      size: bytes,
+    });
   const t = now();
   const stale = addSeconds(t, -config.SWEEP_GRACE_SECONDS);
   const claim = { version: row.version + 1, since: t };
-  const claimed = await database.c.rows.updateOne({ _id: row._id, version: row.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] }, { $set: { writing: claim } });
+  const claimed = await database.c.rows.updateOne(
+    { _id: row._id, version: row.version, $or: [{ writing: null }, { "writing.since": { $lte: stale } }] },
+    { $set: { writing: claim } },
+  );
   if (claimed.modifiedCount !== 1) throw rowConflict(row.version + 1, input.expectedVersion ?? row.version, "someone changed it at the same moment");
   const actor = actorOf(principal);
   const next: RowDoc = { ...row, values, bytes, version: claim.version, writing: null, updatedBy: actor, updatedAt: now() };
@@ -284,7 +337,11 @@ export async function updateRow(
   }
   await pruneRowRevisions(deps, next);
   await tableChanged(deps, table, [row._id]);
-  await recordEvent(deps, { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
+  await recordEvent(
+    deps,
+    { workspaceId: ws._id, type: "row.updated", actor, target: { kind: "collection", id: table._id, label: table.name } },
+    { counted: true },
+  );
   await refreshTableViews(deps, ws, table.slug);
   return rowView(next, readerIn(principal, ws));
 }
@@ -298,7 +355,10 @@ export async function deleteRow(
   const { ws, table } = await resolveTable(deps, principal, input, "write");
   const row = await database.c.rows.findOne({ _id: input.rowId });
   if (!row || row.collectionId !== table._id) {
-    throw new AppError(input.expectedVersion === undefined ? "not_found" : "version_conflict", input.expectedVersion === undefined ? "No such row." : "The row changed or is gone; read it again.");
+    throw new AppError(
+      input.expectedVersion === undefined ? "not_found" : "version_conflict",
+      input.expectedVersion === undefined ? "No such row." : "The row changed or is gone; read it again.",
+    );
   }
   if (input.expectedVersion !== undefined && row.version !== input.expectedVersion) throw rowConflict(row.version, input.expectedVersion);
   // Counters first marked, so a stop between the delete and their update is recounted.
@@ -313,18 +373,34 @@ export async function deleteRow(
   await releaseUsage({ database }, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
   await tableChanged(deps, table, [row._id]);
-  await recordEvent(deps, { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } }, { counted: true });
+  await recordEvent(
+    deps,
+    { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } },
+    { counted: true },
+  );
   await refreshTableViews(deps, ws, table.slug);
   return { row_id: row._id };
 }
 
-export async function rowHistory(deps: StoreDeps, principal: Principal, input: { workspace?: string | undefined; collection: string; rowId: string }): Promise<RowRevisionView[]> {
+export async function rowHistory(
+  deps: StoreDeps,
+  principal: Principal,
+  input: { workspace?: string | undefined; collection: string; rowId: string },
+): Promise<RowRevisionView[]> {
   const { ws, table } = await resolveTable(deps, principal, input, "read");
   const reader = readerIn(principal, ws);
-  const revisions = (await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray()).filter((r) => r.collectionId === table._id);
+  const revisions = (await deps.database.c.rowRevisions.find({ rowId: input.rowId }).sort({ version: -1 }).limit(200).toArray()).filter(
+    (r) => r.collectionId === table._id,
+  );
   // A row this table never had is not found, as everywhere else (an empty history would say it exists).
   if (revisions.length === 0) throw new AppError("not_found", "No such row in this table.");
-  return revisions.map((r) => ({ version: r.version, values: r.values, deleted: r.deleted, actor: actorForReader(r.actor, reader), created_at: r.createdAt.toISOString() }));
+  return revisions.map((r) => ({
+    version: r.version,
+    values: r.values,
+    deleted: r.deleted,
+    actor: actorForReader(r.actor, reader),
+    created_at: r.createdAt.toISOString(),
+  }));
 }
 
 /**
@@ -436,13 +512,20 @@ export async function listRows(
   const snap = await rowSnapshot(deps, table);
   const found = snap
     ? rowPage(snap, { conditions, sort: sortCol === undefined ? undefined : { column: sortCol, desc }, after, take: limit + 1 })
-    : await deps.database.c.rows.find({ $and: and }).sort(sort).limit(limit + 1).toArray();
+    : await deps.database.c.rows
+        .find({ $and: and })
+        .sort(sort)
+        .limit(limit + 1)
+        .toArray();
   const rows = found.slice(0, limit);
   const last = rows[rows.length - 1];
   const reader = readerIn(principal, ws);
   const next =
     found.length > limit && last
-      ? encodeCursor(deps.config.SECRET_KEY, `rows:${table._id}:${sortCol ?? ""}:${desc ? "d" : "a"}`, { v: sortCol === undefined ? null : (last.values[sortCol] ?? null), id: last._id })
+      ? encodeCursor(deps.config.SECRET_KEY, `rows:${table._id}:${sortCol ?? ""}:${desc ? "d" : "a"}`, {
+          v: sortCol === undefined ? null : (last.values[sortCol] ?? null),
+          id: last._id,
+        })
       : null;
   return { table: tableView(table), rows: rows.map((r) => rowView(r, reader)), next_cursor: next };
 }
@@ -478,7 +561,14 @@ function valueCount(deps: StoreDeps, table: CollectionDoc, col: ColumnRule): Pro
   return deps.database.c.rows.countDocuments(has.length === 1 ? { collectionId: table._id, ...has[0] } : { collectionId: table._id, $or: has });
 }
 
-async function afterSchemaChange(deps: StoreDeps, principal: Principal, ws: WorkspaceDoc, table: CollectionDoc, type: string, label = table.name): Promise<TableView> {
+async function afterSchemaChange(
+  deps: StoreDeps,
+  principal: Principal,
+  ws: WorkspaceDoc,
+  table: CollectionDoc,
+  type: string,
+  label = table.name,
+): Promise<TableView> {
   // The rows may have changed after the definition's write (a column renamed, added or
   // removed): a copy of the rows made meanwhile in another process must not count as current.
   await tableChanged(deps, table);
@@ -497,7 +587,11 @@ export async function renameTable(deps: StoreDeps, principal: Principal, input: 
 }
 
 /** How many rows have a value in a column: what removing it would drop. */
-export async function columnValues(deps: StoreDeps, principal: Principal, input: TableRef & { column: string }): Promise<{ column: string; rows_with_values: number }> {
+export async function columnValues(
+  deps: StoreDeps,
+  principal: Principal,
+  input: TableRef & { column: string },
+): Promise<{ column: string; rows_with_values: number }> {
   const { table } = await resolveTable(deps, principal, input, "read");
   const col = findColumn(table, input.column);
   return { column: col.name, rows_with_values: await valueCount(deps, table, col) };
@@ -515,7 +609,9 @@ export async function addColumn(deps: StoreDeps, principal: Principal, input: Ta
     throw invalidInput(checked.issues.map((i) => ({ ...i, path: i.path.startsWith(at) ? `column${i.path.slice(at.length)}` : i.path })));
   }
   if (input.column.required && table.rowCount > 0) {
-    throw invalidField("column.required", "not_allowed", "a column added to a table with rows cannot be required: its rows would have no value", { rows: table.rowCount });
+    throw invalidField("column.required", "not_allowed", "a column added to a table with rows cannot be required: its rows would have no value", {
+      rows: table.rowCount,
+    });
   }
   const next = await writeDefinition(deps, ws, table, { name: table.name, columns: checked.columns });
   await deps.database.c.rows.updateMany({ collectionId: table._id }, { $set: { [`values.${input.column.name}`]: null } });
@@ -559,13 +655,19 @@ export async function renameColumn(deps: StoreDeps, principal: Principal, input:
  * when confirming: if more rows have a value by now, nothing is removed (`conflict`, with the
  * count), so a confirmation never drops more than it said.
  */
-export async function removeColumn(deps: StoreDeps, principal: Principal, input: TableRef & { column: string; expectedValues?: number | undefined }): Promise<TableView> {
+export async function removeColumn(
+  deps: StoreDeps,
+  principal: Principal,
+  input: TableRef & { column: string; expectedValues?: number | undefined },
+): Promise<TableView> {
   const { ws, table } = await resolveTable(deps, principal, input, "write");
   const col = findColumn(table, input.column);
   if (table.columns.length === 1) throw invalidField("column", "too_few", "a table keeps at least one column; delete the table instead", { min: 1 });
   const count = await valueCount(deps, table, col);
   if (input.expectedValues !== undefined && count > input.expectedValues) {
-    throw new AppError("conflict", `${count} rows have a value in "${col.name}" now, not ${input.expectedValues}; confirm again.`, { details: { rows_with_values: count } });
+    throw new AppError("conflict", `${count} rows have a value in "${col.name}" now, not ${input.expectedValues}; confirm again.`, {
+      details: { rows_with_values: count },
+    });
   }
   const next = await writeDefinition(deps, ws, table, { name: table.name, columns: table.columns.filter((c) => c.name !== col.name) });
   await markUsageChanging(deps, ws._id);
@@ -587,7 +689,9 @@ export async function changeColumnType(
   const { ws, table } = await resolveTable(deps, principal, input, "write");
   const col = findColumn(table, input.column);
   const index = table.columns.indexOf(col);
-  const checked = checkColumns(table.columns.map((c, i) => (i === index ? { name: c.name, type: input.type, required: c.required, options: input.options } : c)));
+  const checked = checkColumns(
+    table.columns.map((c, i) => (i === index ? { name: c.name, type: input.type, required: c.required, options: input.options } : c)),
+  );
   if (!checked.ok) {
     const at = `columns.${index}.`;
     throw invalidInput(checked.issues.map((i) => ({ ...i, path: i.path.startsWith(at) ? i.path.slice(at.length) : i.path })));
@@ -598,16 +702,27 @@ export async function changeColumnType(
   }
   if (count > 0 && input.type === "select") {
     const kept = new Set(input.options ?? []);
-    const used = await deps.database.c.rows.find({ collectionId: table._id, $or: notNull(col.type, `values.${col.name}`) }, { projection: { [`values.${col.name}`]: 1 } }).toArray();
+    const used = await deps.database.c.rows
+      .find({ collectionId: table._id, $or: notNull(col.type, `values.${col.name}`) }, { projection: { [`values.${col.name}`]: 1 } })
+      .toArray();
     const lost = [...new Set(used.map((r) => String(r.values[col.name])))].filter((v) => !kept.has(v));
-    if (lost.length > 0) throw invalidField("options", "has_values", `rows still use ${lost.slice(0, 5).map((v) => `"${v}"`).join(", ")}`, { options: lost.slice(0, 20) });
+    if (lost.length > 0)
+      throw invalidField(
+        "options",
+        "has_values",
+        `rows still use ${lost
+          .slice(0, 5)
+          .map((v) => `"${v}"`)
+          .join(", ")}`,
+        { options: lost.slice(0, 20) },
+      );
   }
   const next = await writeDefinition(deps, ws, table, { name: table.name, columns: checked.columns });
   return afterSchemaChange(deps, principal, ws, next, "column.changed", `${table.name}: ${col.name}`);
 }
 
 /**
-* Deletes a table with its rows and their history, giving their bytes back. Pages that
+ * Deletes a table with its rows and their history, giving their bytes back. Pages that
  * showed it say it no longer exists. Usage is marked first, so a stop in between is recounted.
  */
 export async function deleteTable(deps: StoreDeps, principal: Principal, input: TableRef): Promise<{ slug: string }> {
@@ -623,7 +738,12 @@ export async function deleteTable(deps: StoreDeps, principal: Principal, input: 
   await database.c.rowRevisions.deleteMany({ collectionId: table._id });
   await database.c.rowChanges.deleteMany({ collectionId: table._id });
   await releaseUsage(deps, ws._id, { pages: 0, bytes: freed });
-  await recordEvent(deps, { workspaceId: ws._id, type: "collection.deleted", actor: actorOf(principal), target: { kind: "collection", id: table._id, label: table.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "collection.deleted",
+    actor: actorOf(principal),
+    target: { kind: "collection", id: table._id, label: table.name },
+  });
   await refreshTableViews(deps, ws, table.slug);
   return { slug: table.slug };
 }

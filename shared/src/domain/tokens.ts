@@ -157,13 +157,17 @@ export async function revokeToken(deps: StoreDeps, userId: string, tokenId: stri
 
 /** The token a credential hash names, read through the cache (at most CACHE_TTL_MS old). */
 export function tokenByHash(deps: StoreDeps, hash: string): Promise<TokenDoc | null> {
-  return deps.cache.through(tokenKey(hash), async () => {
-    const key = await deps.database.c.tokenKeys.findOne({ _id: hash });
-    if (!key) return null;
-    const t = await deps.database.c.tokens.findOne({ _id: key.tokenId });
-    // A key left behind by a rotation names a token whose hash has moved on.
-    return t && t.hash === hash ? t : null;
-  }, { tags: tagsOf });
+  return deps.cache.through(
+    tokenKey(hash),
+    async () => {
+      const key = await deps.database.c.tokenKeys.findOne({ _id: hash });
+      if (!key) return null;
+      const t = await deps.database.c.tokens.findOne({ _id: key.tokenId });
+      // A key left behind by a rotation names a token whose hash has moved on.
+      return t && t.hash === hash ? t : null;
+    },
+    { tags: tagsOf },
+  );
 }
 
 const tagsOf = (t: TokenDoc | null): string[] => (t ? [tokenTag(t._id)] : []);
@@ -216,7 +220,11 @@ export async function tokenViews(deps: StoreDeps, tokens: TokenDoc[]): Promise<T
 }
 
 export async function listTokens(deps: StoreDeps, userId: string): Promise<TokenView[]> {
-  const tokens = await deps.database.c.tokens.find({ ownerId: userId }, { projection: { hash: 0 } }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
+  const tokens = await deps.database.c.tokens
+    .find({ ownerId: userId }, { projection: { hash: 0 } })
+    .sort({ createdAt: -1, _id: 1 })
+    .limit(500)
+    .toArray();
   return tokenViews(deps, tokens as TokenDoc[]);
 }
 
@@ -233,7 +241,14 @@ export async function whoami(deps: StoreDeps, principal: Principal): Promise<Who
   const [view] = await tokenViews(deps, [t]);
   return {
     authenticated: true,
-    token: { token_id: t._id, label: t.agentLabel ?? t.label, kind: t.kind, scopes: t.scopes, expires_at: t.expiresAt.toISOString(), workspaces: view?.workspaces ?? null },
+    token: {
+      token_id: t._id,
+      label: t.agentLabel ?? t.label,
+      kind: t.kind,
+      scopes: t.scopes,
+      expires_at: t.expiresAt.toISOString(),
+      workspaces: view?.workspaces ?? null,
+    },
     acting_for: owner ? { email: owner.email } : null,
   };
 }

@@ -41,9 +41,17 @@ export async function ensureDefaultWorkspace(deps: { database: Database }, user:
   if (user.defaultWorkspaceId) return user;
   const id = `ws_${sha256(`default:${user._id}`).slice(0, 22)}`;
   const local = user.email.split("@")[0] ?? "me";
-  const base = local.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "me";
+  const base =
+    local
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "me";
   for (let attempt = 0; ; attempt++) {
-    const slug = `${base}-${newId("ws").slice(3, 9).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+    const slug = `${base}-${newId("ws")
+      .slice(3, 9)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "x")}`;
     try {
       await createWorkspace(deps, { id, slug, name: `${local}'s workspace`, ownerId: user._id });
       break;
@@ -57,8 +65,6 @@ export async function ensureDefaultWorkspace(deps: { database: Database }, user:
 
 export async function userView(deps: { database: Database }, user: UserDoc): Promise<UserView> {
   const { database } = deps;
-  const ws = user.defaultWorkspaceId
-    ? await database.c.workspaces.findOne({ _id: user.defaultWorkspaceId }, { projection: { slug: 1 } })
-    : null;
+  const ws = user.defaultWorkspaceId ? await database.c.workspaces.findOne({ _id: user.defaultWorkspaceId }, { projection: { slug: 1 } }) : null;
   return { id: user._id, email: user.email, defaultWorkspace: ws?.slug ?? null };
 }

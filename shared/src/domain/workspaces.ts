@@ -158,7 +158,12 @@ export async function workspacesOf(deps: Pick<Deps, "database">, principal: Prin
       break;
     case "token": {
       const t = principal.token;
-      if (t.workspaceIds !== null) found = await database.c.workspaces.find({ _id: { $in: t.workspaceIds } }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
+      if (t.workspaceIds !== null)
+        found = await database.c.workspaces
+          .find({ _id: { $in: t.workspaceIds } })
+          .sort({ createdAt: -1, _id: 1 })
+          .limit(500)
+          .toArray();
       else if (t.ownerId) found = await database.c.workspaces.find({ "members.userId": t.ownerId }).sort({ createdAt: -1, _id: 1 }).limit(500).toArray();
       else found = [];
       break;
@@ -216,7 +221,12 @@ async function assertMayCreateWorkspaces(deps: Pick<Deps, "database">, principal
 export async function createWorkspaceFor(deps: StoreDeps, principal: Principal, input: { slug: string; name: string }): Promise<WorkspaceView> {
   const ownerId = await assertMayCreateWorkspaces(deps, principal);
   const ws = await createWorkspace(deps, { slug: input.slug, name: input.name, ownerId });
-  await recordEvent(deps, { workspaceId: ws._id, type: "workspace.created", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "workspace.created",
+    actor: actorOf(principal),
+    target: { kind: "workspace", id: ws._id, label: ws.name },
+  });
   return workspaceView(ws, principal);
 }
 
@@ -235,7 +245,12 @@ export async function setVisibility(deps: StoreDeps, principal: Principal, slug:
   const next = { ...ws, visibility, updatedAt: t };
   forgetWorkspace(deps, ws);
   await syncArtifactVisibility(deps, next);
-  await recordEvent(deps, { workspaceId: ws._id, type: `workspace.${visibility}`, actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: ws.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: `workspace.${visibility}`,
+    actor: actorOf(principal),
+    target: { kind: "workspace", id: ws._id, label: ws.name },
+  });
   return workspaceView(next, principal);
 }
 
@@ -246,7 +261,12 @@ export async function renameWorkspace(deps: StoreDeps, principal: Principal, inp
   const t = now();
   await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $set: { name: input.name, updatedAt: t } });
   forgetWorkspace(deps, ws);
-  await recordEvent(deps, { workspaceId: ws._id, type: "workspace.renamed", actor: actorOf(principal), target: { kind: "workspace", id: ws._id, label: input.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "workspace.renamed",
+    actor: actorOf(principal),
+    target: { kind: "workspace", id: ws._id, label: input.name },
+  });
   return workspaceView({ ...ws, name: input.name, updatedAt: t }, principal);
 }
 
@@ -278,7 +298,18 @@ export async function deleteWorkspace(deps: StoreDeps, principal: Principal, inp
 }
 
 /** What a workspace owns, by its id: removed when the workspace is deleted. */
-const OWNED_BY_WORKSPACE = ["artifacts", "shareLinks", "pages", "revisions", "rows", "rowRevisions", "rowChanges", "collections", "events", "workspaceSlugs"] as const;
+const OWNED_BY_WORKSPACE = [
+  "artifacts",
+  "shareLinks",
+  "pages",
+  "revisions",
+  "rows",
+  "rowRevisions",
+  "rowChanges",
+  "collections",
+  "events",
+  "workspaceSlugs",
+] as const;
 
 /**
  * The steps of a workspace delete after its mark, each idempotent: its addresses and share
@@ -298,7 +329,10 @@ export async function finishWorkspaceDelete(deps: StoreDeps, ws: Pick<WorkspaceD
   const confined = await database.c.tokens.find({ workspaceIds: ws._id }, { projection: { hash: 1, workspaceIds: 1, revokedAt: 1 } }).toArray();
   for (const t of confined) {
     const rest = (t.workspaceIds ?? []).filter((id) => id !== ws._id);
-    await database.c.tokens.updateOne({ _id: t._id }, rest.length === 0 && !t.revokedAt ? { $pull: { workspaceIds: ws._id }, $set: { revokedAt: now() } } : { $pull: { workspaceIds: ws._id } });
+    await database.c.tokens.updateOne(
+      { _id: t._id },
+      rest.length === 0 && !t.revokedAt ? { $pull: { workspaceIds: ws._id }, $set: { revokedAt: now() } } : { $pull: { workspaceIds: ws._id } },
+    );
     cache.delete(`tok:${t.hash}`);
   }
   await database.c.registrations.updateMany({ workspaceId: ws._id }, { $set: { workspaceId: null } });

@@ -39,7 +39,8 @@ export interface Problem {
 /** What is wrong with a column name, or null. */
 export function columnNameProblem(name: string): Problem | null {
   if (name.length === 0) return { code: "required", message: "must not be empty" };
-  if (name.length > LIMITS.columnName) return { code: "too_long", message: `must be at most ${LIMITS.columnName} characters`, params: { max: LIMITS.columnName } };
+  if (name.length > LIMITS.columnName)
+    return { code: "too_long", message: `must be at most ${LIMITS.columnName} characters`, params: { max: LIMITS.columnName } };
   if (RESERVED_COLUMN_NAMES.includes(name)) return { code: "reserved_name", message: `"${name}" is reserved`, params: { name } };
   if (!COLUMN_NAME.test(name)) return { code: "invalid_name", message: "must start with a letter or _, then letters, digits, spaces, _ or -" };
   return null;
@@ -56,7 +57,8 @@ export interface ColumnInput {
 export function checkColumns(columns: readonly ColumnInput[]): { ok: true; columns: ColumnRule[] } | { ok: false; issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   if (columns.length === 0) issues.push({ path: "columns", code: "too_few", message: "a table needs at least one column", params: { min: 1 } });
-  if (columns.length > LIMITS.columns) issues.push({ path: "columns", code: "too_many", message: `a table has at most ${LIMITS.columns} columns`, params: { max: LIMITS.columns } });
+  if (columns.length > LIMITS.columns)
+    issues.push({ path: "columns", code: "too_many", message: `a table has at most ${LIMITS.columns} columns`, params: { max: LIMITS.columns } });
   const seen = new Set<string>();
   const out: ColumnRule[] = [];
   columns.forEach((c, i) => {
@@ -66,10 +68,22 @@ export function checkColumns(columns: readonly ColumnInput[]): { ok: true; colum
     seen.add(c.name);
     if (c.type === "select") {
       const opts = [...new Set(c.options ?? [])];
-      if (opts.length === 0) issues.push({ path: `columns.${i}.options`, code: "too_few", message: "a select column needs at least one option", params: { min: 1 } });
-      else if (opts.length > LIMITS.options) issues.push({ path: `columns.${i}.options`, code: "too_many", message: `a select column has at most ${LIMITS.options} options`, params: { max: LIMITS.options } });
+      if (opts.length === 0)
+        issues.push({ path: `columns.${i}.options`, code: "too_few", message: "a select column needs at least one option", params: { min: 1 } });
+      else if (opts.length > LIMITS.options)
+        issues.push({
+          path: `columns.${i}.options`,
+          code: "too_many",
+          message: `a select column has at most ${LIMITS.options} options`,
+          params: { max: LIMITS.options },
+        });
       else if (opts.some((o) => o.length === 0 || o.length > LIMITS.optionLength)) {
-        issues.push({ path: `columns.${i}.options`, code: "too_long", message: `each option must be 1 to ${LIMITS.optionLength} characters`, params: { max: LIMITS.optionLength } });
+        issues.push({
+          path: `columns.${i}.options`,
+          code: "too_long",
+          message: `each option must be 1 to ${LIMITS.optionLength} characters`,
+          params: { max: LIMITS.optionLength },
+        });
       }
       out.push({ name: c.name, type: c.type, required: c.required ?? false, options: opts });
     } else {
@@ -87,14 +101,18 @@ const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\
  * compare correctly). Empty (null, undefined or "") is null, or `required` when the column is.
  */
 export function checkCell(col: ColumnRule, value: unknown): { ok: true; value: CellValue } | { ok: false; problem: Problem } {
-  const fail = (code: IssueCode, message: string, params?: FieldIssue["params"]) => ({ ok: false as const, problem: params ? { code, message, params } : { code, message } });
+  const fail = (code: IssueCode, message: string, params?: FieldIssue["params"]) => ({
+    ok: false as const,
+    problem: params ? { code, message, params } : { code, message },
+  });
   if (value === null || value === undefined || value === "") {
     return col.required ? fail("required", "is required", { column: col.name }) : { ok: true, value: null };
   }
   switch (col.type) {
     case "text":
       if (typeof value !== "string") return fail("not_text", "must be text");
-      if (value.length > LIMITS.text || value.includes("\u0000")) return fail("too_long", `must be at most ${LIMITS.text} characters without NUL`, { max: LIMITS.text });
+      if (value.length > LIMITS.text || value.includes("\u0000"))
+        return fail("too_long", `must be at most ${LIMITS.text} characters without NUL`, { max: LIMITS.text });
       return { ok: true, value };
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value)) return fail("not_number", "must be a finite number");
@@ -103,7 +121,8 @@ export function checkCell(col: ColumnRule, value: unknown): { ok: true; value: C
       if (typeof value !== "boolean") return fail("not_boolean", "must be true or false");
       return { ok: true, value };
     case "date":
-      if (typeof value !== "string" || !DATE.test(value) || Number.isNaN(Date.parse(value))) return fail("not_date", "must be a date like 2026-11-21 or an ISO timestamp");
+      if (typeof value !== "string" || !DATE.test(value) || Number.isNaN(Date.parse(value)))
+        return fail("not_date", "must be a date like 2026-11-21 or an ISO timestamp");
       return { ok: true, value: value.length === 10 ? value : new Date(value).toISOString() };
     case "url": {
       if (typeof value !== "string") return fail("not_url", "must be an http(s) URL");

@@ -8,7 +8,10 @@ export const EmailSchema = z
   .toLowerCase()
   .pipe(z.email({ error: "must be an e-mail address" }));
 
-export const SixDigitCodeSchema = z.string().trim().regex(/^\d{6}$/, "must be six digits");
+export const SixDigitCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "must be six digits");
 
 export const SLUG_MAX = 64;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

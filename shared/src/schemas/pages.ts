@@ -28,7 +28,12 @@ const tables = z
     const seen = new Set<string>();
     specs.forEach((spec, i) => {
       if (seen.has(spec.collection)) {
-        ctx.addIssue({ code: "custom", path: [i, "collection"], message: `the table "${spec.collection}" is already on this page`, params: { code: "duplicate" } });
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "collection"],
+          message: `the table "${spec.collection}" is already on this page`,
+          params: { code: "duplicate" },
+        });
       }
       seen.add(spec.collection);
     });

@@ -36,7 +36,10 @@ export const ListRowsInputSchema = z
       .record(ColumnNameSchema, z.union([CellSchema, RangeSchema, ContainsSchema]))
       .optional()
       .describe("column: value for equality, column: {gt, gte, lt, lte} for ranges, or column: {contains: text} for text that holds it (any case)"),
-    sort: z.object({ column: ColumnNameSchema, direction: z.enum(["asc", "desc"]) }).strict().optional(),
+    sort: z
+      .object({ column: ColumnNameSchema, direction: z.enum(["asc", "desc"]) })
+      .strict()
+      .optional(),
     cursor: CursorSchema.optional(),
     limit: z.number().int().min(1).max(500).optional(),
   })
@@ -114,7 +117,11 @@ export const ColumnRefInputSchema = z.object({ ...TableRefShape, column: ColumnN
 export const AddColumnInputSchema = z.object({ ...TableRefShape, column: ColumnSchema }).strict();
 export const RenameColumnInputSchema = z.object({ ...TableRefShape, column: ColumnNameSchema, name: ColumnNameSchema }).strict();
 export const RemoveColumnInputSchema = z
-  .object({ ...TableRefShape, column: ColumnNameSchema, expected_values: z.number().int().min(0).optional().describe("How many rows with a value the person confirmed dropping") })
+  .object({
+    ...TableRefShape,
+    column: ColumnNameSchema,
+    expected_values: z.number().int().min(0).optional().describe("How many rows with a value the person confirmed dropping"),
+  })
   .strict();
 export const ChangeColumnTypeInputSchema = z
   .object({ ...TableRefShape, column: ColumnNameSchema, type: z.enum(COLUMN_TYPES), options: z.array(z.string()).max(100).optional() })

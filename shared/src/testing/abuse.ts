@@ -58,7 +58,10 @@ export class Tally {
   }
 
   summary(): string {
-    const statuses = [...this.byStatus.entries()].sort().map(([s, n]) => `${s}: ${n}`).join(", ");
+    const statuses = [...this.byStatus.entries()]
+      .sort()
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ");
     return `tried ${this.tried}; 5xx ${this.fiveXX.length}; accepted ${this.accepted.length}; disclosures ${this.disclosed.length} (${statuses})`;
   }
 }
@@ -96,7 +99,8 @@ export async function snapshot(database: Database): Promise<Map<string, string[]
 export function changedDocuments(before: Map<string, string[]>, after: Map<string, string[]>): string[] {
   const out: string[] = [];
   for (const [name, docs] of after) {
-    const byId = (list: string[]) => new Map(list.map((d) => [JSON.stringify((JSON.parse(d) as { _id: unknown })._id), JSON.parse(d) as Record<string, unknown>]));
+    const byId = (list: string[]) =>
+      new Map(list.map((d) => [JSON.stringify((JSON.parse(d) as { _id: unknown })._id), JSON.parse(d) as Record<string, unknown>]));
     const was = byId(before.get(name) ?? []);
     const now = byId(docs);
     for (const [id, doc] of now) {
@@ -104,7 +108,8 @@ export function changedDocuments(before: Map<string, string[]>, after: Map<strin
       if (!old) out.push(`${name} ${id} added`);
       else {
         const keys = [...new Set([...Object.keys(old), ...Object.keys(doc)])].filter((k) => JSON.stringify(old[k]) !== JSON.stringify(doc[k]));
-        if (keys.length > 0) out.push(`${name} ${id} changed: ${keys.map((k) => `${k} ${JSON.stringify(old[k])} → ${JSON.stringify(doc[k])}`.slice(0, 200)).join("; ")}`);
+        if (keys.length > 0)
+          out.push(`${name} ${id} changed: ${keys.map((k) => `${k} ${JSON.stringify(old[k])} → ${JSON.stringify(doc[k])}`.slice(0, 200)).join("; ")}`);
       }
     }
     for (const id of was.keys()) if (!now.has(id)) out.push(`${name} ${id} removed`);

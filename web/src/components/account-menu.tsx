@@ -107,15 +107,7 @@ export function AccountMenu({ user }: { user: SignedInUser }) {
           <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
         </svg>
       </button>
-      <div
-        ref={menuRef}
-        id={`${id}-menu`}
-        className="menu"
-        role="menu"
-        aria-label="Account"
-        hidden={!open}
-        onKeyDown={onMenuKeyDown}
-      >
+      <div ref={menuRef} id={`${id}-menu`} className="menu" role="menu" aria-label="Account" hidden={!open} onKeyDown={onMenuKeyDown}>
         <div className="menu__header" role="none">
           <span className="menu__caption">Signed in as</span>
           <span className="menu__email">
@@ -175,8 +167,8 @@ export function AccountMenu({ user }: { user: SignedInUser }) {
         onConfirm={() => signOut.everywhere.mutate()}
       >
         <p>
-          This ends your sessions on every device and browser, including this one. You’ll need a new code from your
-          e-mail to sign in again. Agent tokens are not affected.
+          This ends your sessions on every device and browser, including this one. You’ll need a new code from your e-mail to sign in again. Agent tokens are
+          not affected.
         </p>
       </ConfirmDialog>
     </div>

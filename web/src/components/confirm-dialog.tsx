@@ -54,12 +54,7 @@ export function ConfirmDialog({
         <button type="button" className="button" onClick={onCancel} disabled={pending} autoFocus>
           Cancel
         </button>
-        <button
-          type="button"
-          className={tone === "danger" ? "button button--danger" : "button button--primary"}
-          onClick={onConfirm}
-          disabled={pending}
-        >
+        <button type="button" className={tone === "danger" ? "button button--danger" : "button button--primary"} onClick={onConfirm} disabled={pending}>
           {pending ? pendingLabel : confirmLabel}
         </button>
       </div>

@@ -17,9 +17,7 @@ export function OfflineBanner() {
       {offline ? (
         <>
           <p>
-            {reason === "browser"
-              ? "You’re offline. What’s on screen stays; saving works again once you’re back online."
-              : "Couldn’t reach Atelier. Retrying…"}
+            {reason === "browser" ? "You’re offline. What’s on screen stays; saving works again once you’re back online." : "Couldn’t reach Atelier. Retrying…"}
           </p>
           <button type="button" className="button button--small" onClick={() => void queryClient.refetchQueries({ type: "active" })}>
             Retry now
@@ -52,8 +50,8 @@ export function SignedOutDialog({ signedIn }: { signedIn: boolean }) {
         You were signed out — sign in to save; your text is kept
       </h2>
       <p id={`${id}-text`} className="dialog__text">
-        Your session ended (it expired, or you signed out on another device). Nothing you typed is lost: it stays on this
-        screen and in this browser, and comes back after you sign in.
+        Your session ended (it expired, or you signed out on another device). Nothing you typed is lost: it stays on this screen and in this browser, and comes
+        back after you sign in.
       </p>
       <div className="dialog__actions">
         <button type="button" className="button" onClick={clearSessionLost}>

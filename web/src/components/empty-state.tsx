@@ -27,9 +27,5 @@ export function EmptyState({
       ) : null}
     </>
   );
-  return heading ? (
-    <section className="empty-state empty-state--compact">{body}</section>
-  ) : (
-    <div className="empty-state empty-state--compact">{body}</div>
-  );
+  return heading ? <section className="empty-state empty-state--compact">{body}</section> : <div className="empty-state empty-state--compact">{body}</div>;
 }

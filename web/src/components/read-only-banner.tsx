@@ -23,8 +23,7 @@ export function ReadOnlyBanner({
     return (
       <p className="banner" role="note">
         {`You’re reading a public ${what}. `}
-        <Link href={signInHref(path)}>Sign in</Link>{" "}
-        if you’re a member and want to edit.
+        <Link href={signInHref(path)}>Sign in</Link> if you’re a member and want to edit.
       </p>
     );
   }

@@ -77,12 +77,7 @@ export function useSetAgentBlocked() {
 
 export function useActivity(slug: string, enabled: boolean) {
   const trpc = useTRPC();
-  return useInfiniteQuery(
-    trpc.workspaces.activity.infiniteQueryOptions(
-      { slug },
-      { enabled, getNextPageParam: (last) => last.next_cursor ?? undefined },
-    ),
-  );
+  return useInfiniteQuery(trpc.workspaces.activity.infiniteQueryOptions({ slug }, { enabled, getNextPageParam: (last) => last.next_cursor ?? undefined }));
 }
 
 // ---------- Earlier versions of a page ----------

@@ -86,11 +86,7 @@ export function updateInputFor(base: EditablePage, draft: Draft, expectedVersion
 /** True when the input would change nothing (only slug and version). */
 export function isEmptyUpdate(input: UpdateInput): boolean {
   return (
-    input.title === undefined &&
-    input.summary === undefined &&
-    input.body_markdown === undefined &&
-    input.body_html === undefined &&
-    input.tables === undefined
+    input.title === undefined && input.summary === undefined && input.body_markdown === undefined && input.body_html === undefined && input.tables === undefined
   );
 }
 

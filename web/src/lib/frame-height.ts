@@ -8,10 +8,7 @@
 //     stops following and scrolls instead.
 // Pure, so it is unit-tested (frame-height.test.ts).
 
-export type FrameHeight =
-  | { mode: "waiting" }
-  | { mode: "sized"; height: number; step: number; sameSteps: number }
-  | { mode: "fixed" };
+export type FrameHeight = { mode: "waiting" } | { mode: "sized"; height: number; step: number; sameSteps: number } | { mode: "fixed" };
 
 export type FrameEvent = { type: "reported"; height: number } | { type: "silent" } | { type: "reset" };
 

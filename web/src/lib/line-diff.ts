@@ -27,10 +27,7 @@ export function diffLines(mine: string, theirs: string): { mine: DiffLine[]; the
   const lcs = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] =
-        a[i] === b[j]
-          ? (lcs[(i + 1) * width + j + 1] ?? 0) + 1
-          : Math.max(lcs[(i + 1) * width + j] ?? 0, lcs[i * width + j + 1] ?? 0);
+      lcs[i * width + j] = a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * width + j] ?? 0, lcs[i * width + j + 1] ?? 0);
     }
   }
   const keepA = new Array<boolean>(n).fill(false);

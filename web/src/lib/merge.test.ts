@@ -3,7 +3,13 @@ import type { Draft } from "./draft";
 import { mergeDrafts, mergeText } from "./merge";
 
 const text = (...lines: string[]) => lines.join("\n");
-const draft = (over: Partial<Draft> = {}): Draft => ({ title: "Plan", summary: "", body: text("# Plan", "", "one", "two", "three", "four", "five"), tables: "[]", ...over });
+const draft = (over: Partial<Draft> = {}): Draft => ({
+  title: "Plan",
+  summary: "",
+  body: text("# Plan", "", "one", "two", "three", "four", "five"),
+  tables: "[]",
+  ...over,
+});
 
 describe("mergeText", () => {
   it("combines edits to different lines", () => {

@@ -7,7 +7,12 @@ import { formatBytes, plural, relativeTime } from "./format";
 import { changedCount, diffLines } from "./line-diff";
 import { isValidSlug, slugify, slugProblem } from "./slug";
 
-function serverError(httpStatus: number, appCode: string | null, message = "from the server", issues: { path: string; code: string; message: string }[] | null = null) {
+function serverError(
+  httpStatus: number,
+  appCode: string | null,
+  message = "from the server",
+  issues: { path: string; code: string; message: string }[] | null = null,
+) {
   return TRPCClientError.from(
     { error: { code: -32600, message, data: { code: "BAD_REQUEST", httpStatus, path: "x", appCode, issues } } },
     { meta: { response: new Response(null, { status: httpStatus }) } },
@@ -112,22 +117,32 @@ describe("people and agents", () => {
   };
 
   it("names an agent with the person it acts for", () => {
-    expect(describeActor({ kind: "agent", user_id: "usr_ana", token_id: "tok_1", label: "Research bot", withheld: false, unclaimed: false }, directory)).toEqual({
+    expect(
+      describeActor({ kind: "agent", user_id: "usr_ana", token_id: "tok_1", label: "Research bot", withheld: false, unclaimed: false }, directory),
+    ).toEqual({
       kind: "agent",
       name: "Research bot",
       forWhom: "for ana@example.com",
     });
-    expect(describeActor({ kind: "agent", user_id: "usr_me", token_id: "tok_2", label: "CLI", withheld: false, unclaimed: false }, directory).forWhom).toBe("for you");
+    expect(describeActor({ kind: "agent", user_id: "usr_me", token_id: "tok_2", label: "CLI", withheld: false, unclaimed: false }, directory).forWhom).toBe(
+      "for you",
+    );
     // Written before its sandbox was claimed (no user then), now the signed-in person's agent.
     const claimed = { ...directory, agentOwners: new Map([["tok_9", "me@example.com"]]) };
-    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_9", label: "Scout", withheld: false, unclaimed: false }, claimed).forWhom).toBe("for you");
-    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_3", label: "Sandbox", withheld: false, unclaimed: true }).forWhom).toMatch(/not yet claimed/);
+    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_9", label: "Scout", withheld: false, unclaimed: false }, claimed).forWhom).toBe(
+      "for you",
+    );
+    expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_3", label: "Sandbox", withheld: false, unclaimed: true }).forWhom).toMatch(
+      /not yet claimed/,
+    );
     // An outsider reading a public page: a person's agent, with whom it acts for withheld.
     const outside = describeActor({ kind: "agent", user_id: null, token_id: null, label: "Scout", withheld: true, unclaimed: false });
     expect(outside).toEqual({ kind: "agent", name: "Scout", forWhom: null });
     // A member reading an old write of a sandbox claimed since: not "not yet claimed".
     expect(describeActor({ kind: "agent", user_id: null, token_id: "tok_4", label: "Sandbox", withheld: false, unclaimed: false }).forWhom).toBeNull();
-    expect(describeActor({ kind: "user", user_id: "usr_me", token_id: null, label: "me@example.com", withheld: false, unclaimed: false }, directory).name).toBe("You");
+    expect(describeActor({ kind: "user", user_id: "usr_me", token_id: null, label: "me@example.com", withheld: false, unclaimed: false }, directory).name).toBe(
+      "You",
+    );
   });
 
   it("tells what an event did, filling in names the event itself lacks", () => {
@@ -149,7 +164,9 @@ describe("people and agents", () => {
 
 describe("describing failures", () => {
   it("turns field issues into sentences and spots conflicts", () => {
-    const invalid = serverError(400, "invalid_request", "slug: must be lower-case", [{ path: "slug", code: "invalid_format", message: "must be lower-case letters" }]);
+    const invalid = serverError(400, "invalid_request", "slug: must be lower-case", [
+      { path: "slug", code: "invalid_format", message: "must be lower-case letters" },
+    ]);
     expect(fieldIssue(invalid, "slug")).toBe("The slug must be lower-case letters.");
     expect(describeError(invalid)).toBe("The slug must be lower-case letters.");
     expect(isVersionConflict(serverError(409, "version_conflict"))).toBe(true);

@@ -16,8 +16,20 @@ export function searchOptions(results: SearchResults | undefined): SearchOption[
   if (!results) return [];
   return [
     ...results.workspaces.map((w): SearchOption => ({ key: `w:${w.slug}`, group: "Workspaces", title: w.name, detail: w.slug, href: `/buckets/${w.slug}` })),
-    ...results.pages.map((p): SearchOption => ({ key: `p:${p.slug}`, group: "Pages", title: p.title, detail: p.workspace_name, href: `/buckets/${p.workspace}/${p.slug}` })),
-    ...results.tables.map((t): SearchOption => ({ key: `t:${t.workspace}/${t.slug}`, group: "Tables", title: t.name, detail: t.workspace_name, href: `/buckets/${t.workspace}/tables/${t.slug}` })),
+    ...results.pages.map((p): SearchOption => ({
+      key: `p:${p.slug}`,
+      group: "Pages",
+      title: p.title,
+      detail: p.workspace_name,
+      href: `/buckets/${p.workspace}/${p.slug}`,
+    })),
+    ...results.tables.map((t): SearchOption => ({
+      key: `t:${t.workspace}/${t.slug}`,
+      group: "Tables",
+      title: t.name,
+      detail: t.workspace_name,
+      href: `/buckets/${t.workspace}/tables/${t.slug}`,
+    })),
   ];
 }
 

@@ -9,10 +9,7 @@ import { isUnauthorized } from "./errors";
 export type SignedInUser = RouterOutputs["me"]["get"];
 
 export type Session =
-  | { status: "loading" }
-  | { status: "signed-out" }
-  | { status: "signed-in"; user: SignedInUser }
-  | { status: "error"; error: unknown; retry: () => void };
+  { status: "loading" } | { status: "signed-out" } | { status: "signed-in"; user: SignedInUser } | { status: "error"; error: unknown; retry: () => void };
 
 export function useSession(): Session {
   const trpc = useTRPC();
@@ -51,17 +48,11 @@ export function useSignOut() {
   const alreadyOut = (err: unknown) => {
     if (isUnauthorized(err)) leave("You’re signed out.");
   };
-  const here = useMutation(
-    trpc.auth.signOut.mutationOptions({ onSuccess: () => leave("You’re signed out."), onError: alreadyOut }),
-  );
+  const here = useMutation(trpc.auth.signOut.mutationOptions({ onSuccess: () => leave("You’re signed out."), onError: alreadyOut }));
   const everywhere = useMutation(
     trpc.auth.signOutEverywhere.mutationOptions({
       onSuccess: ({ sessionsEnded }) =>
-        leave(
-          sessionsEnded > 1
-            ? `You’re signed out everywhere: ${sessionsEnded} sessions ended.`
-            : "You’re signed out everywhere.",
-        ),
+        leave(sessionsEnded > 1 ? `You’re signed out everywhere: ${sessionsEnded} sessions ended.` : "You’re signed out everywhere."),
       onError: alreadyOut,
     }),
   );

@@ -113,7 +113,8 @@ describe("dates, as the date input shows them", () => {
 
 describe("what the server refused, next to the field", () => {
   it("puts an update's or an insert's problem under its column, in plain words, from its code", () => {
-    const issue = (path: string, code: string, params?: Issue["params"]) => serverError("(a sentence the web never reads)", [{ path, code, message: "…", ...(params ? { params } : {}) }]);
+    const issue = (path: string, code: string, params?: Issue["params"]) =>
+      serverError("(a sentence the web never reads)", [{ path, code, message: "…", ...(params ? { params } : {}) }]);
     expect(rowProblemsOf(issue("rows.0.score", "not_number"), columns)).toEqual({
       fields: { score: "Enter a number, like 42 or 3.5." },
       other: null,
@@ -191,7 +192,9 @@ describe("sort and filters in the address", () => {
 
   it("says each filter in words", () => {
     expect(filterSummary(col("score"), { gte: "3" })).toBe("score ≥ 3");
-    expect(filterSummary(col("due"), { gte: "2026-11-01", lte: "2026-11-30" })).toBe(`due from ${formatDateCell("2026-11-01")} to ${formatDateCell("2026-11-30")}`);
+    expect(filterSummary(col("due"), { gte: "2026-11-01", lte: "2026-11-30" })).toBe(
+      `due from ${formatDateCell("2026-11-01")} to ${formatDateCell("2026-11-30")}`,
+    );
     expect(filterSummary(col("done"), { eq: "false" })).toBe("done is No");
   });
 });
@@ -290,15 +293,27 @@ describe("tables on a page", () => {
 describe("table events in the activity", () => {
   it("names the table and how many rows were added", () => {
     const at = (type: string, label: string) => describeEvent({ type, target: { kind: "collection", id: "col_1", label } });
-    expect(at("rows.inserted", "reading-list (+5)")).toEqual({ verb: "added 5 rows to", target: { text: "reading-list", kind: "table", slug: "reading-list" }, suffix: "" });
+    expect(at("rows.inserted", "reading-list (+5)")).toEqual({
+      verb: "added 5 rows to",
+      target: { text: "reading-list", kind: "table", slug: "reading-list" },
+      suffix: "",
+    });
     expect(at("rows.inserted", "tasks (+1)").verb).toBe("added 1 row to");
     expect(at("row.updated", "tasks").target).toEqual({ text: "tasks", kind: "table", slug: "tasks" });
     // Current servers name the table by its title, link it by slug, and count a run of changes.
     const named = { kind: "collection", id: "col_1", label: "Reading list", slug: "reading-list" };
-    expect(describeEvent({ type: "rows.inserted", target: named, count: 12 })).toEqual({ verb: "added 12 rows to", target: { text: "Reading list", kind: "table", slug: "reading-list" }, suffix: "" });
+    expect(describeEvent({ type: "rows.inserted", target: named, count: 12 })).toEqual({
+      verb: "added 12 rows to",
+      target: { text: "Reading list", kind: "table", slug: "reading-list" },
+      suffix: "",
+    });
     expect(describeEvent({ type: "row.updated", target: named, count: 3 }).verb).toBe("updated 3 rows in");
     expect(describeEvent({ type: "row.deleted", target: named, count: 1 }).verb).toBe("deleted a row from");
-    expect(describeEvent({ type: "page.updated", target: { kind: "page", id: "p", label: "Trail log", slug: "trail-log" } }).target).toEqual({ text: "Trail log", kind: "page", slug: "trail-log" });
+    expect(describeEvent({ type: "page.updated", target: { kind: "page", id: "p", label: "Trail log", slug: "trail-log" } }).target).toEqual({
+      text: "Trail log",
+      kind: "page",
+      slug: "trail-log",
+    });
     expect(describeEvent({ type: "page.updated", target: { kind: "page", id: "p", label: "Gone page", slug: null } }).target?.kind).toBe("page-gone");
   });
 });

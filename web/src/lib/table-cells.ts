@@ -428,7 +428,14 @@ export interface ColumnDraft {
 }
 
 export function optionsOf(text: string): string[] {
-  return [...new Set(text.split("\n").map((o) => o.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split("\n")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** Advice for a column's problem (its name or its choices), worded from its code. */

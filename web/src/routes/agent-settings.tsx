@@ -24,9 +24,8 @@ export function AgentSettingsPage(_props: SignedInPageProps) {
       <header className="page-header">
         <h1 className="page-header__title">Connected agents</h1>
         <p className="page-header__lead">
-          AI apps such as Claude, ChatGPT, Cursor, VS Code or Claude Code read and write in your workspaces as you: add the
-          MCP server address in the app, then sign in here and allow it. Scripts use a token instead. Every change an agent
-          makes is signed with its name, and you can revoke it at any time.
+          AI apps such as Claude, ChatGPT, Cursor, VS Code or Claude Code read and write in your workspaces as you: add the MCP server address in the app, then
+          sign in here and allow it. Scripts use a token instead. Every change an agent makes is signed with its name, and you can revoke it at any time.
         </p>
         <p className="endpoint">
           <span className="muted">MCP server</span> <code className="mono">{endpoint}</code>

@@ -81,8 +81,7 @@ export function DashboardPage({ user }: SignedInPageProps) {
             </div>
             <h2 className="empty-state__title">No workspaces yet</h2>
             <p className="empty-state__text">
-              A workspace holds pages that you and your agents keep up to date. Start one, then invite people or
-              connect an agent.
+              A workspace holds pages that you and your agents keep up to date. Start one, then invite people or connect an agent.
             </p>
             <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
               Create your first workspace
@@ -122,8 +121,7 @@ export function DashboardPage({ user }: SignedInPageProps) {
             Let an AI agent work in your workspaces
           </h2>
           <p className="card__text">
-            Create a token for Claude Code or any MCP client. Every change it makes is signed with its name, and you
-            can cut it off at any time.
+            Create a token for Claude Code or any MCP client. Every change it makes is signed with its name, and you can cut it off at any time.
           </p>
         </div>
         <Link href="/settings/agents" className="button">

@@ -57,7 +57,11 @@ export function OAuthConsentPage({ user, params }: SignedInPageProps) {
       <div className="consent">
         <div className="card consent__card" role="alert">
           <h1 className="consent__title">{gone ? "This sign-in request can’t continue" : "The request didn’t load"}</h1>
-          <p>{gone ? "It has expired, was already answered, or was started in another browser. Go back to the app that sent you here and connect again." : describeError(view.error)}</p>
+          <p>
+            {gone
+              ? "It has expired, was already answered, or was started in another browser. Go back to the app that sent you here and connect again."
+              : describeError(view.error)}
+          </p>
         </div>
       </div>
     );
@@ -190,7 +194,13 @@ export function OAuthConsentPage({ user, params }: SignedInPageProps) {
           <label className="field__label" htmlFor={`${id}-duration`}>
             For how long
           </label>
-          <select id={`${id}-duration`} className="select select--field" value={String(days)} onChange={(e) => setDuration(Number(e.target.value))} disabled={busy}>
+          <select
+            id={`${id}-duration`}
+            className="select select--field"
+            value={String(days)}
+            onChange={(e) => setDuration(Number(e.target.value))}
+            disabled={busy}
+          >
             {v.durations_days.map((d) => (
               <option key={d} value={String(d)}>
                 {DURATION_NAMES[d] ?? `${d} days`}

@@ -83,10 +83,7 @@ export function PagePage({ user, params }: PublicPageProps) {
   return (
     <div className={`page-screen ${historyOpen ? "page-screen--with-history" : ""}`}>
       <title>{`${data.title} · ${wsData.name} · Atelier`}</title>
-      <Breadcrumb
-        trail={[...(user ? [{ href: "/", label: "Workspaces" }] : []), { href: `/buckets/${slug}`, label: wsData.name }]}
-        current={data.title}
-      />
+      <Breadcrumb trail={[...(user ? [{ href: "/", label: "Workspaces" }] : []), { href: `/buckets/${slug}`, label: wsData.name }]} current={data.title} />
 
       <header className="page-header page-header--row">
         <div className="page-header__main">
@@ -103,20 +100,11 @@ export function PagePage({ user, params }: PublicPageProps) {
         </div>
         <div className="page-header__actions">
           {canWrite && !showEditor ? (
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={() => setFlag("edit", true)}
-            >
+            <button type="button" className="button button--primary" onClick={() => setFlag("edit", true)}>
               Edit
             </button>
           ) : null}
-          <button
-            type="button"
-            className="button"
-            aria-pressed={historyOpen}
-            onClick={() => setFlag("history", !historyOpen)}
-          >
+          <button type="button" className="button" aria-pressed={historyOpen} onClick={() => setFlag("history", !historyOpen)}>
             History
           </button>
           {canWrite && !showEditor ? (
@@ -141,9 +129,7 @@ export function PagePage({ user, params }: PublicPageProps) {
           <CopyButton text={artifactLink} label="Copy the page link" />
         </div>
         <p className="link-bar__note">
-          {wsData.visibility === "public"
-            ? "Anyone with this link can read the page."
-            : "Only members of this workspace can open this link."}
+          {wsData.visibility === "public" ? "Anyone with this link can read the page." : "Only members of this workspace can open this link."}
         </p>
       </div>
 
@@ -161,9 +147,7 @@ export function PagePage({ user, params }: PublicPageProps) {
             </div>
           )}
         </div>
-        {historyOpen ? (
-          <HistoryPanel page={data} directory={directory} canWrite={canWrite} onClose={() => setFlag("history", false)} />
-        ) : null}
+        {historyOpen ? <HistoryPanel page={data} directory={directory} canWrite={canWrite} onClose={() => setFlag("history", false)} /> : null}
       </div>
 
       {canWrite ? <MovePageDialog open={moving} workspace={slug} slug={data.slug} onClose={() => setMoving(false)} /> : null}
@@ -176,8 +160,7 @@ export function PagePage({ user, params }: PublicPageProps) {
         onConfirm={() => remove.mutate({ slug: data.slug })}
       >
         <p>
-          The page and its whole history are deleted, and <span className="mono">{artifactPath}</span> stops working. This
-          can’t be undone.
+          The page and its whole history are deleted, and <span className="mono">{artifactPath}</span> stops working. This can’t be undone.
         </p>
       </ConfirmDialog>
     </div>

@@ -58,13 +58,7 @@ export function TablePage({ user, params }: PublicPageProps) {
   const loadError = workspace.error ?? tablesQuery.error;
   if (loadError || !ws) {
     if (isNotFound(loadError)) return <TableNotFound slug={slug} table={tableSlug} signedIn={user !== null} />;
-    return (
-      <PageError
-        title="This table didn’t load"
-        error={loadError}
-        onRetry={() => void Promise.all([workspace.refetch(), tablesQuery.refetch()])}
-      />
-    );
+    return <PageError title="This table didn’t load" error={loadError} onRetry={() => void Promise.all([workspace.refetch(), tablesQuery.refetch()])} />;
   }
   if (!listed) return <TableNotFound slug={slug} table={tableSlug} signedIn={user !== null} />;
 
@@ -241,8 +235,8 @@ function TableNotFound({ slug, table, signedIn }: { slug: string; table: string;
           : { href: signInHref(`/buckets/${slug}/tables/${table}`), label: "Sign in to open it" }
       }
     >
-      There’s no table <span className="mono">{table}</span> in <span className="mono">{slug}</span> that you can open. It may be
-      private, or the address may be mistyped.
+      There’s no table <span className="mono">{table}</span> in <span className="mono">{slug}</span> that you can open. It may be private, or the address may be
+      mistyped.
     </NotFound>
   );
 }

@@ -196,8 +196,7 @@ function WorkspaceNotFound({ slug, signedIn }: { slug: string; signedIn: boolean
       title="This workspace isn’t here"
       action={signedIn ? { href: "/", label: "Back to your workspaces" } : { href: signInHref(`/buckets/${slug}`), label: "Sign in to open it" }}
     >
-      There’s no workspace <span className="mono">{slug}</span> that you can open. It may be private, or the address may be
-      mistyped.
+      There’s no workspace <span className="mono">{slug}</span> that you can open. It may be private, or the address may be mistyped.
     </NotFound>
   );
 }

@@ -58,7 +58,19 @@ describe("anonymous registration", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = (await res.json()) as Record<string, unknown> & Registration;
     expect(Object.keys(body).sort()).toEqual(
-      ["claim_instructions", "claim_url", "credential", "credential_type", "expires_at", "registration_id", "registration_type", "sandbox_bucket", "scopes", "status", "token_id"].sort(),
+      [
+        "claim_instructions",
+        "claim_url",
+        "credential",
+        "credential_type",
+        "expires_at",
+        "registration_id",
+        "registration_type",
+        "sandbox_bucket",
+        "scopes",
+        "status",
+        "token_id",
+      ].sort(),
     );
     expect(body).toMatchObject({
       registration_type: "anonymous",
@@ -249,7 +261,9 @@ describe("claiming a sandbox", () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.every((s) => s === 200 || s === 400 || s === 409)).toBe(true);
-    expect(await srv.database.c.users.countDocuments({ _id: (await srv.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id }))?.ownerId ?? "" })).toBe(1);
+    expect(await srv.database.c.users.countDocuments({ _id: (await srv.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id }))?.ownerId ?? "" })).toBe(
+      1,
+    );
   });
 
   it("answers the documented errors for unknown tokens, bad bodies and late claims", async () => {
@@ -257,7 +271,12 @@ describe("claiming a sandbox", () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: "registration_not_found" });
     const reg = await register(srv);
-    for (const body of [{ claim_token: reg.registration_id }, { claim_token: reg.registration_id, email: uniqEmail("x"), otp: "123456" }, { claim_token: reg.registration_id, email: "not-an-email" }, { email: uniqEmail("y") }]) {
+    for (const body of [
+      { claim_token: reg.registration_id },
+      { claim_token: reg.registration_id, email: uniqEmail("x"), otp: "123456" },
+      { claim_token: reg.registration_id, email: "not-an-email" },
+      { email: uniqEmail("y") },
+    ]) {
       const res = await post(srv, "/agent/auth/claim", body);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "invalid_request" });
@@ -296,7 +315,10 @@ describe("claiming a sandbox", () => {
 describe("the lifecycle sweeper", () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000", ANON_CLAIM_WINDOW_SECONDS: "3600", ANON_RETENTION_SECONDS: "7200" }, "sweeper");
+    srv = await startTestServer(
+      { ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000", ANON_CLAIM_WINDOW_SECONDS: "3600", ANON_RETENTION_SECONDS: "7200" },
+      "sweeper",
+    );
   });
   afterAll(async () => {
     await srv.close();
@@ -351,7 +373,10 @@ describe("the lifecycle sweeper", () => {
     await signIn(srv, email);
     const user = await srv.database.c.users.findOne({ email });
     // The state a process leaves if it stops right after winning the claim.
-    await srv.database.c.registrations.updateOne({ workspaceId: reg.sandbox_bucket.id }, { $set: { status: "claiming", claimedBy: user?._id ?? null, claimedAt: new Date() } });
+    await srv.database.c.registrations.updateOne(
+      { workspaceId: reg.sandbox_bucket.id },
+      { $set: { status: "claiming", claimedBy: user?._id ?? null, claimedAt: new Date() } },
+    );
     const report = await sweepOnce(srv.deps);
     expect(report.claimsFinished).toBeGreaterThanOrEqual(1);
     expect(await srv.database.c.workspaces.findOne({ _id: reg.sandbox_bucket.id })).toMatchObject({ ownerId: user?._id, sandbox: { state: "claimed" } });
@@ -387,7 +412,11 @@ describe("verified-email registration (preview)", () => {
     await new Promise<void>((r) => jwks.listen(0, "127.0.0.1", r));
     issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
     srv = await startTestServer(
-      { VERIFIED_EMAIL_REGISTRATION_ENABLED: "true", TRUSTED_ASSERTION_ISSUERS: JSON.stringify([{ issuer, jwks_uri: `${issuer}/jwks` }]), OTP_SENDS_PER_EMAIL_PER_HOUR: "100" },
+      {
+        VERIFIED_EMAIL_REGISTRATION_ENABLED: "true",
+        TRUSTED_ASSERTION_ISSUERS: JSON.stringify([{ issuer, jwks_uri: `${issuer}/jwks` }]),
+        OTP_SENDS_PER_EMAIL_PER_HOUR: "100",
+      },
       "verified",
     );
   });
@@ -428,7 +457,11 @@ describe("verified-email registration (preview)", () => {
     expect(tok).toMatchObject({ credential_type: "mcp_write_token", scopes: ["mcp:read", "mcp:write"] });
     expect(String(tok.credential)).toMatch(/^service_mcp_/);
     const user = await srv.database.c.users.findOne({ email });
-    expect(await srv.database.c.tokens.findOne({ _id: String(tok.token_id) })).toMatchObject({ kind: "verified_email", ownerId: user?._id, label: "Verified bot" });
+    expect(await srv.database.c.tokens.findOne({ _id: String(tok.token_id) })).toMatchObject({
+      kind: "verified_email",
+      ownerId: user?._id,
+      label: "Verified bot",
+    });
     expect((await post(srv, "/agent/auth/claim", { claim_token: body.claim_token, otp })).status).toBe(409);
   });
 
@@ -564,6 +597,7 @@ describe("discovery", () => {
     }
     for (const name of PROMPT_NAMES) expect(text).toContain(`\`${name}\``);
     for (const row of errorRows()) expect(text).toContain(`| ${row.status} | \`${row.code}\` |`);
-    for (const c of clientConfigs(srv.config.BASE_URL, "YOUR_TOKEN")) expect(guide).toContain(c.text.replace(/&/g, "&#38;").replace(/</g, "&#60;").replace(/>/g, "&#62;").replace(/"/g, "&#34;"));
+    for (const c of clientConfigs(srv.config.BASE_URL, "YOUR_TOKEN"))
+      expect(guide).toContain(c.text.replace(/&/g, "&#38;").replace(/</g, "&#60;").replace(/>/g, "&#62;").replace(/"/g, "&#34;"));
   });
 });

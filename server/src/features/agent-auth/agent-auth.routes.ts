@@ -38,7 +38,10 @@ export function agentAuthRoutes(deps: Deps): Router {
   r.post("/agent/auth", agentJson, async (req, res) => {
     const input = parseInput(RegisterSchema, body(req));
     if (input.type !== "anonymous" && input.type !== "verified_email") {
-      throw new AppError("unsupported_registration_type", `Registration type "${input.type}" is not supported; use "anonymous"${deps.config.VERIFIED_EMAIL_REGISTRATION_ENABLED ? ' or "verified_email"' : ""}.`);
+      throw new AppError(
+        "unsupported_registration_type",
+        `Registration type "${input.type}" is not supported; use "anonymous"${deps.config.VERIFIED_EMAIL_REGISTRATION_ENABLED ? ' or "verified_email"' : ""}.`,
+      );
     }
     if (input.type === "verified_email" && !deps.config.VERIFIED_EMAIL_REGISTRATION_ENABLED) {
       throw new AppError("unsupported_registration_type", "Verified-email registration is a preview that is switched off on this server.");

@@ -30,7 +30,10 @@ function post(b: Browser, body: unknown, headers: Record<string, string> = {}): 
 async function createPage(b: Browser, slug = uniq("page"), extra: Record<string, unknown> = {}) {
   const res = await post(b, { title: "Launch notes", slug, body_markdown: "# Hello\n\nSome **bold** text.", summary: "What shipped", ...extra });
   expect(res.status).toBe(201);
-  return { slug, body: (await res.json()) as { part: { id: string; kind: string; body: string }; collection: { slug: string; kind: string }; artifact_url: string } };
+  return {
+    slug,
+    body: (await res.json()) as { part: { id: string; kind: string; body: string }; collection: { slug: string; kind: string }; artifact_url: string },
+  };
 }
 
 async function defaultWorkspaceSlug(b: Browser): Promise<string> {
@@ -126,9 +129,7 @@ describe("POST /api/artifacts/pages", () => {
 
   it("gives exactly one 201 and 49 × 409 for fifty concurrent creates of one slug", async () => {
     const slug = uniq("race");
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(owner, { title: `Racer ${i}`, slug, body_markdown: `body ${i}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => post(owner, { title: `Racer ${i}`, slug, body_markdown: `body ${i}` })));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);

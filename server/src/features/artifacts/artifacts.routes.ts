@@ -14,8 +14,7 @@ import { sessionFromRequest, type Deps } from "../../context";
 
 // No allow-same-origin: an artifact's own scripts run in an opaque origin and can never read
 // the app's cookies or call its API.
-const ARTIFACT_CSP =
-  "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms allow-modals allow-downloads; frame-ancestors 'self'";
+const ARTIFACT_CSP = "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms allow-modals allow-downloads; frame-ancestors 'self'";
 
 const NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.25rem;color:#444}</style></head>
@@ -119,8 +118,14 @@ export const jsonBody = express.json({
 
 export function artifactRoutes(deps: Deps): Router {
   const r = Router();
-  r.get("/a/:slug", artifactHandler(deps, (req) => (SlugSchema.safeParse(req.params.slug).success ? { slug: String(req.params.slug) } : null)));
-  r.get("/artifacts/:pageId", artifactHandler(deps, (req) => (UUID.test(String(req.params.pageId)) ? { pageId: String(req.params.pageId) } : null)));
+  r.get(
+    "/a/:slug",
+    artifactHandler(deps, (req) => (SlugSchema.safeParse(req.params.slug).success ? { slug: String(req.params.slug) } : null)),
+  );
+  r.get(
+    "/artifacts/:pageId",
+    artifactHandler(deps, (req) => (UUID.test(String(req.params.pageId)) ? { pageId: String(req.params.pageId) } : null)),
+  );
   // Share links: the secret is the whole credential, so the answer is never cached or indexed
   // and the Referer never carries it onwards.
   const shared: RequestHandler = async (req, res) => {
@@ -138,7 +143,8 @@ export function artifactRoutes(deps: Deps): Router {
     const items = found.pages
       .map((p) => `<li><a href="/s/${secret}/${p.slug}">${escapeHtml(p.title)}</a>${p.summary ? ` <span>— ${escapeHtml(p.summary)}</span>` : ""}</li>`)
       .join("\n");
-    res.status(200).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(found.workspace.name)}</title>
+    res.status(200)
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(found.workspace.name)}</title>
 <style>body{font:16px/1.6 system-ui,sans-serif;max-width:44rem;margin:0 auto;padding:2rem 1.25rem}span{color:#60646c}</style></head>
 <body><h1>${escapeHtml(found.workspace.name)}</h1><p>Shared with you: ${found.pages.length} page${found.pages.length === 1 ? "" : "s"}.</p><ul>${items}</ul></body></html>`);
   };

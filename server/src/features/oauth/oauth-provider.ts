@@ -82,11 +82,13 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
   // Every authorization is confirmed by the person signed in to the app, in this browser, now:
   // a provider session left from earlier (perhaps another person's) never skips the screen.
   const policy = interactionPolicy.base();
-  policy.get("login")?.checks.add(
-    new interactionPolicy.Check("atelier_confirm", "the signed-in person confirms this authorization", (ctx) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-    ),
-  );
+  policy
+    .get("login")
+    ?.checks.add(
+      new interactionPolicy.Check("atelier_confirm", "the signed-in person confirms this authorization", (ctx) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
 
   const configuration: Configuration = {
     adapter: adapterFor(deps),

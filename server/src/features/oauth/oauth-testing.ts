@@ -68,7 +68,8 @@ export async function startAuthorization(browser: Browser, params: AuthorizePara
   const m = /^\/oauth\/interaction\/([A-Za-z0-9_-]+)$/.exec(interaction);
   if (!m?.[1]) throw new Error(`authorize went to ${interaction}`);
   const hop = await browser.request(interaction);
-  if (hop.status !== 303 || hop.headers.get("location") !== `/app/oauth/consent/${m[1]}`) throw new Error(`interaction: ${hop.status} ${hop.headers.get("location")}`);
+  if (hop.status !== 303 || hop.headers.get("location") !== `/app/oauth/consent/${m[1]}`)
+    throw new Error(`interaction: ${hop.status} ${hop.headers.get("location")}`);
   return m[1];
 }
 
@@ -97,7 +98,13 @@ export interface TokenSet {
 }
 
 /** The whole dance for a registered client: consent in `browser`, then the code for tokens. */
-export async function connect(srv: TestServer, browser: Browser, clientId: string, redirectUri: string, decision: Record<string, unknown> = { allow: true }): Promise<TokenSet> {
+export async function connect(
+  srv: TestServer,
+  browser: Browser,
+  clientId: string,
+  redirectUri: string,
+  decision: Record<string, unknown> = { allow: true },
+): Promise<TokenSet> {
   const p = pkce();
   const uid = await startAuthorization(browser, {
     client_id: clientId,

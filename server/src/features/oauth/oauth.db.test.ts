@@ -53,7 +53,14 @@ async function redirectedError(params: Parameters<typeof authorizePath>[0]): Pro
 /** A fresh code for the registered client, and its PKCE verifier. */
 async function freshCode(browser = b, decision: Record<string, unknown> = { allow: true }): Promise<{ code: string; verifier: string }> {
   const p = pkce();
-  const uid = await startAuthorization(browser, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: p.challenge, code_challenge_method: "S256", scope: "mcp:read mcp:write", state: "x" });
+  const uid = await startAuthorization(browser, {
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: p.challenge,
+    code_challenge_method: "S256",
+    scope: "mcp:read mcp:write",
+    state: "x",
+  });
   const back = await decide(browser, uid, decision);
   return { code: back.searchParams.get("code") ?? "", verifier: p.verifier };
 }
@@ -101,10 +108,20 @@ describe("the flow", () => {
   it("ends in a connected agent: a token document with the client's name, the person's choice of workspaces and duration", async () => {
     const me = await trpcData<{ defaultWorkspace: string }>(await b.query("me.get"));
     const p = pkce();
-    const uid = await startAuthorization(b, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: p.challenge, code_challenge_method: "S256", scope: "mcp:read", state: "st" });
-    const view = await trpcData<{ client: { name: string; name_verified: boolean; via: string; redirect_host: string }; scopes: { scope: string }[]; resource: string; workspaces: { slug: string }[] }>(
-      await b.query("oauth.interaction", { uid }),
-    );
+    const uid = await startAuthorization(b, {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+      scope: "mcp:read",
+      state: "st",
+    });
+    const view = await trpcData<{
+      client: { name: string; name_verified: boolean; via: string; redirect_host: string };
+      scopes: { scope: string }[];
+      resource: string;
+      workspaces: { slug: string }[];
+    }>(await b.query("oauth.interaction", { uid }));
     expect(view.client).toMatchObject({ name: "Flow Agent", name_verified: false, via: "registration", redirect_host: "127.0.0.1:53682" });
     expect(view.scopes.map((s) => s.scope)).toEqual(["mcp:read"]);
     expect(view.resource).toBe(RESOURCE);
@@ -134,7 +151,13 @@ describe("the flow", () => {
   it("Deny sends access_denied back to the client, and nothing is granted", async () => {
     const grantsBefore = await srv.database.c.tokens.countDocuments({ kind: "oauth" });
     const p = pkce();
-    const uid = await startAuthorization(b, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: p.challenge, code_challenge_method: "S256", state: "d" });
+    const uid = await startAuthorization(b, {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+      state: "d",
+    });
     const back = await decide(b, uid, { allow: false });
     expect(back.searchParams.get("error")).toBe("access_denied");
     expect(back.searchParams.get("error_description")).toBeTruthy();
@@ -248,7 +271,13 @@ describe("bad input, each with its OAuth error and nothing stored", () => {
 
   it("a resource other than /mcp: invalid_target back to the client", async () => {
     const before = await oauthCount();
-    const back = await redirectedError({ client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: "https://api.example.com/" });
+    const back = await redirectedError({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+      resource: "https://api.example.com/",
+    });
     expect(back.searchParams.get("error")).toBe("invalid_target");
     expect(back.searchParams.get("error_description")).toBeTruthy();
     expect(await oauthCount()).toBe(before);
@@ -289,7 +318,9 @@ describe("bad input, each with its OAuth error and nothing stored", () => {
     const { code, verifier } = await freshCode();
     const tokens = (await (await exchange(code, verifier)).json()) as TokenSet;
     // The same credential presented to an Atelier at another origin: bound to this one's /mcp only.
-    await expect(authenticateBearer({ ...srv.deps, config: { ...srv.config, BASE_URL: "https://other.example" } }, tokens.access_token)).rejects.toMatchObject({ code: "invalid_token" });
+    await expect(authenticateBearer({ ...srv.deps, config: { ...srv.config, BASE_URL: "https://other.example" } }, tokens.access_token)).rejects.toMatchObject({
+      code: "invalid_token",
+    });
     await authenticateBearer(srv.deps, tokens.access_token);
   });
 
@@ -310,21 +341,41 @@ describe("bad input, each with its OAuth error and nothing stored", () => {
     expect(await json(c)).toMatchObject({ error: "invalid_client_metadata", error_description: expect.any(String) });
     expect(await oauthCount()).toBe(before);
     // Loopback (RFC 8252 §7.3) and app schemes are fine.
-    expect((await register(srv, { redirect_uris: ["http://localhost:33418/", "http://127.0.0.1:33418/cb"], token_endpoint_auth_method: "none" })).status).toBe(201);
+    expect((await register(srv, { redirect_uris: ["http://localhost:33418/", "http://127.0.0.1:33418/cb"], token_endpoint_auth_method: "none" })).status).toBe(
+      201,
+    );
     // What the MCP SDK sends: the resource's scopes as the client's `scope`.
     expect((await register(srv, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", scope: "mcp:read mcp:write" })).status).toBe(201);
-    const app = await register(srv, { application_type: "native", redirect_uris: ["cursor://anysphere.cursor-retrieval/oauth/callback"], token_endpoint_auth_method: "none" });
+    const app = await register(srv, {
+      application_type: "native",
+      redirect_uris: ["cursor://anysphere.cursor-retrieval/oauth/callback"],
+      token_endpoint_auth_method: "none",
+    });
     expect(app.status).toBe(201);
   });
 });
 
 describe("client ID metadata documents", () => {
-  const cimdParams = (id: string, redirect = REDIRECT) => ({ client_id: id, redirect_uri: redirect, code_challenge: pkce().challenge, code_challenge_method: "S256" });
+  const cimdParams = (id: string, redirect = REDIRECT) => ({
+    client_id: id,
+    redirect_uri: redirect,
+    code_challenge: pkce().challenge,
+    code_challenge_method: "S256",
+  });
 
   it("a good document: its name on the consent screen, and the whole flow", async () => {
     const site = await startDocumentServer((req, res) => {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ client_id: `${site.url}${req.url}`, client_name: "Doc Agent", client_uri: "https://agent.example.com", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] }));
+      res.end(
+        JSON.stringify({
+          client_id: `${site.url}${req.url}`,
+          client_name: "Doc Agent",
+          client_uri: "https://agent.example.com",
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: "none",
+          grant_types: ["authorization_code", "refresh_token"],
+        }),
+      );
     });
     try {
       const id = `${site.url}/oauth/client.json`;
@@ -337,12 +388,57 @@ describe("client ID metadata documents", () => {
   });
 
   const bad: [string, "invalid_client" | "invalid_client_metadata", (url: string) => Parameters<typeof startDocumentServer>[0]][] = [
-    ["too large", "invalid_client", (u) => (req, res) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ client_id: `${u}${req.url}`, redirect_uris: [REDIRECT], pad: "x".repeat(6000) })); }],
-    ["not JSON", "invalid_client_metadata", () => (_req, res) => { res.setHeader("content-type", "text/html"); res.end("<!doctype html><p>hello"); }],
-    ["JSON that does not parse", "invalid_client_metadata", () => (_req, res) => { res.setHeader("content-type", "application/json"); res.end("{not json"); }],
-    ["a client_id that differs from its URL", "invalid_client_metadata", (u) => (_req, res) => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ client_id: `${u}/other.json`, redirect_uris: [REDIRECT] })); }],
-    ["a redirect to elsewhere", "invalid_client", () => (_req, res) => { res.statusCode = 302; res.setHeader("location", "http://127.0.0.1:1/x.json"); res.end(); }],
-    ["slow (past the timeout)", "invalid_client", (u) => (req, res) => { setTimeout(() => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ client_id: `${u}${req.url}`, redirect_uris: [REDIRECT] })); }, 2500); }],
+    [
+      "too large",
+      "invalid_client",
+      (u) => (req, res) => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ client_id: `${u}${req.url}`, redirect_uris: [REDIRECT], pad: "x".repeat(6000) }));
+      },
+    ],
+    [
+      "not JSON",
+      "invalid_client_metadata",
+      () => (_req, res) => {
+        res.setHeader("content-type", "text/html");
+        res.end("<!doctype html><p>hello");
+      },
+    ],
+    [
+      "JSON that does not parse",
+      "invalid_client_metadata",
+      () => (_req, res) => {
+        res.setHeader("content-type", "application/json");
+        res.end("{not json");
+      },
+    ],
+    [
+      "a client_id that differs from its URL",
+      "invalid_client_metadata",
+      (u) => (_req, res) => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ client_id: `${u}/other.json`, redirect_uris: [REDIRECT] }));
+      },
+    ],
+    [
+      "a redirect to elsewhere",
+      "invalid_client",
+      () => (_req, res) => {
+        res.statusCode = 302;
+        res.setHeader("location", "http://127.0.0.1:1/x.json");
+        res.end();
+      },
+    ],
+    [
+      "slow (past the timeout)",
+      "invalid_client",
+      (u) => (req, res) => {
+        setTimeout(() => {
+          res.setHeader("content-type", "application/json");
+          res.end(JSON.stringify({ client_id: `${u}${req.url}`, redirect_uris: [REDIRECT] }));
+        }, 2500);
+      },
+    ],
   ];
   it.each(bad)("a document that is %s: %s, nothing stored", async (_what, error, handler) => {
     let url = "";
@@ -380,7 +476,12 @@ describe("client ID metadata documents", () => {
     const prod = await startTestServer({ OAUTH_ALLOW_LOOPBACK_CLIENTS: "false" }, "oauthprod");
     try {
       const browser = new Browser(prod.url);
-      for (const id of [`https://localhost:${port}/client.json`, `https://127.0.0.1:${port}/client.json`, `https://10.0.0.8/client.json`, `${site.url}/client.json`]) {
+      for (const id of [
+        `https://localhost:${port}/client.json`,
+        `https://127.0.0.1:${port}/client.json`,
+        `https://10.0.0.8/client.json`,
+        `${site.url}/client.json`,
+      ]) {
         const res = await browser.request(authorizePath(cimdParams(id)), { headers: { accept: "application/json" } });
         expect(res.status).toBe(400);
         expect((await json(res)).error).toBe("invalid_client");
@@ -419,14 +520,22 @@ describe("limits", () => {
 describe("secrets", () => {
   it("no code, token, interaction id or session id is stored in clear, and none is logged", async () => {
     const p = pkce();
-    const uid = await startAuthorization(b, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: p.challenge, code_challenge_method: "S256", state: "z" });
+    const uid = await startAuthorization(b, {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: "S256",
+      state: "z",
+    });
     const back = await decide(b, uid);
     const code = back.searchParams.get("code") ?? "";
     // The client's redirect (with the code in its query) through the logged app, as a browser would if it came back here.
     await b.request(`/oauth/authorize/${uid}?code=${code}`);
     const res = await exchange(code, p.verifier);
     const tokens = (await res.json()) as TokenSet;
-    const refreshed = (await (await tokenRequest(srv, { grant_type: "refresh_token", refresh_token: tokens.refresh_token ?? "", client_id: clientId })).json()) as TokenSet;
+    const refreshed = (await (
+      await tokenRequest(srv, { grant_type: "refresh_token", refresh_token: tokens.refresh_token ?? "", client_id: clientId })
+    ).json()) as TokenSet;
     expect(code, back.href).not.toBe("");
     const secrets = [code, tokens.access_token, tokens.refresh_token ?? "", refreshed.access_token, refreshed.refresh_token ?? "", uid];
     const session = /atelier_oauth_session=([^;]+)/.exec(b.cookie)?.[1];
@@ -450,7 +559,9 @@ describe("expiry", () => {
     expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session"] } })).toBeGreaterThan(0);
     advanceClock(srv.config.OAUTH_REFRESH_TOKEN_TTL_SECONDS + 15 * 86_400);
     await sweepOnce(srv.deps);
-    expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session", "AccessToken", "RefreshToken"] } })).toBe(0);
+    expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session", "AccessToken", "RefreshToken"] } })).toBe(
+      0,
+    );
     expect(await srv.database.c.oauth.countDocuments({ model: "Client" })).toBe(clientsBefore);
   });
 });

@@ -9,7 +9,10 @@ import type { Context } from "../../context";
 import { protectedProcedure, router } from "../../trpc";
 
 const gone = () =>
-  new AppError("not_found", "This sign-in request has expired, was already answered, or was started in another browser. Go back to your app and connect again.");
+  new AppError(
+    "not_found",
+    "This sign-in request has expired, was already answered, or was started in another browser. Go back to your app and connect again.",
+  );
 
 /** The pending authorization request behind `uid`, if this browser started it and nobody answered it yet. */
 async function pendingInteraction(ctx: Context, uid: string) {

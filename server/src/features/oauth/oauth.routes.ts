@@ -17,7 +17,10 @@ export function oauthRequestCookieName(baseUrl: string): string {
 }
 
 function oauthError(res: Response, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
-  res.status(status).set({ "Cache-Control": "no-store", ...headers }).json({ error, error_description: description });
+  res
+    .status(status)
+    .set({ "Cache-Control": "no-store", ...headers })
+    .json({ error, error_description: description });
 }
 
 function refusedPage(res: Response, status: number, message: string): void {
@@ -38,19 +41,18 @@ export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
   const callback = provider.callback();
   const r = Router();
 
-  const limited =
-    (bucket: string, max: number, windowSeconds: number, what: string) => async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        // The address is counted by its hash, as for registrations: no requester IP is stored.
-        await hit(deps, { bucket, key: sha256(req.ip ?? "unknown").slice(0, 32), max, windowSeconds }, `Too many ${what} from this address; try again later.`);
-        next();
-      } catch (err) {
-        if (err instanceof AppError && err.code === "rate_limited") {
-          return oauthError(res, 429, "rate_limited", err.message, { "Retry-After": String(err.retryAfter ?? windowSeconds) });
-        }
-        next(err);
+  const limited = (bucket: string, max: number, windowSeconds: number, what: string) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      // The address is counted by its hash, as for registrations: no requester IP is stored.
+      await hit(deps, { bucket, key: sha256(req.ip ?? "unknown").slice(0, 32), max, windowSeconds }, `Too many ${what} from this address; try again later.`);
+      next();
+    } catch (err) {
+      if (err instanceof AppError && err.code === "rate_limited") {
+        return oauthError(res, 429, "rate_limited", err.message, { "Retry-After": String(err.retryAfter ?? windowSeconds) });
       }
-    };
+      next(err);
+    }
+  };
   r.post("/oauth/register", limited("oauth-register", config.OAUTH_REGISTRATIONS_PER_IP_PER_HOUR, 3600, "client registrations"));
   r.post("/oauth/token", limited("oauth-token", config.OAUTH_TOKEN_REQUESTS_PER_IP_PER_MINUTE, 60, "token requests"));
 

@@ -14,7 +14,14 @@ import { protectedProcedure, publicProcedure, router } from "../../trpc";
 
 export const pagesRouter = router({
   list: publicProcedure
-    .input(z.object({ workspace: SlugSchema, collection: SlugSchema.optional(), cursor: CursorSchema.optional(), limit: z.number().int().min(1).max(200).optional() }))
+    .input(
+      z.object({
+        workspace: SlugSchema,
+        collection: SlugSchema.optional(),
+        cursor: CursorSchema.optional(),
+        limit: z.number().int().min(1).max(200).optional(),
+      }),
+    )
     .output(PageListViewSchema)
     .query(({ ctx, input }) => listPages(ctx, ctx.principal, input)),
 

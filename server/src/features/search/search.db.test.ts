@@ -30,7 +30,13 @@ describe("search.everything", () => {
     expect((await ana.mutation("workspaces.create", { slug: ws, name: "Garden club" })).status).toBe(200);
     const page = uniq("compost");
     await ana.mutation("pages.create", { slug: page, title: "Compost Guide", body_markdown: "turn weekly", workspace: ws });
-    await ana.mutation("collections.create", { workspace: ws, slug: "seeds", name: "Seed compost trials", kind: "table", columns: [{ name: "name", type: "text" }] });
+    await ana.mutation("collections.create", {
+      workspace: ws,
+      slug: "seeds",
+      name: "Seed compost trials",
+      kind: "table",
+      columns: [{ name: "name", type: "text" }],
+    });
     const other = uniq("bo-ws");
     await bo.mutation("workspaces.create", { slug: other, name: "Bo's compost" });
     await bo.mutation("pages.create", { slug: uniq("bo-compost"), title: "Bo's compost notes", body_markdown: "x", workspace: other });

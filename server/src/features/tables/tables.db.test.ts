@@ -14,11 +14,38 @@ afterAll(async () => {
 describe("tables in the app and on the public surface", () => {
   it("renders a published table at /a/{slug} for a visitor without a session, as an accessible table", async () => {
     const ws = (await trpcData<{ defaultWorkspace: string }>(await owner.query("me.get"))).defaultWorkspace;
-    const created = await owner.mutation("collections.create", { workspace: ws, slug: "results", name: "Experiment results", kind: "table", columns: [{ name: "run", type: "number", required: true }, { name: "passed", type: "boolean" }] });
+    const created = await owner.mutation("collections.create", {
+      workspace: ws,
+      slug: "results",
+      name: "Experiment results",
+      kind: "table",
+      columns: [
+        { name: "run", type: "number", required: true },
+        { name: "passed", type: "boolean" },
+      ],
+    });
     expect(created.status).toBe(200);
-    const ins = await trpcData<{ row_ids: string[] }>(await owner.mutation("rows.insert", { workspace: ws, collection: "results", rows: [{ run: 1, passed: true }, { run: 2, passed: false }] }));
+    const ins = await trpcData<{ row_ids: string[] }>(
+      await owner.mutation("rows.insert", {
+        workspace: ws,
+        collection: "results",
+        rows: [
+          { run: 1, passed: true },
+          { run: 2, passed: false },
+        ],
+      }),
+    );
     expect(ins.row_ids).toHaveLength(2);
-    expect((await owner.mutation("pages.create", { slug: "experiment-log", title: "Experiment log", body_markdown: "Results so far:", tables: [{ collection: "results", sort: { column: "run", direction: "desc" } }] })).status).toBe(200);
+    expect(
+      (
+        await owner.mutation("pages.create", {
+          slug: "experiment-log",
+          title: "Experiment log",
+          body_markdown: "Results so far:",
+          tables: [{ collection: "results", sort: { column: "run", direction: "desc" } }],
+        })
+      ).status,
+    ).toBe(200);
 
     const visitor = new Browser(srv.url);
     expect((await visitor.request("/a/experiment-log")).status).toBe(404);
@@ -27,7 +54,9 @@ describe("tables in the app and on the public surface", () => {
     const res = await visitor.request("/a/experiment-log");
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toMatch(/<table><caption>Experiment results<\/caption><thead><tr><th scope="col" class="num">run<\/th><th scope="col">passed<\/th><\/tr><\/thead>/);
+    expect(html).toMatch(
+      /<table><caption>Experiment results<\/caption><thead><tr><th scope="col" class="num">run<\/th><th scope="col">passed<\/th><\/tr><\/thead>/,
+    );
     expect(html.indexOf('<td class="num">2</td>')).toBeLessThan(html.indexOf('<td class="num">1</td>'));
     const rows = await trpcData<{ rows: { values: Record<string, unknown> }[] }>(await visitor.query("rows.list", { workspace: ws, collection: "results" }));
     expect(rows.rows.map((r) => r.values.run)).toEqual([1, 2]);

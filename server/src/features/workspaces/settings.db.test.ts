@@ -49,16 +49,38 @@ describe("deleting a workspace", () => {
     const page = uniq("doc");
     await trpcData(await owner.mutation("pages.create", { slug: page, title: "Doc", body_markdown: "hello", workspace: ws.slug }));
     await trpcData(await owner.mutation("pages.update", { slug: page, body_markdown: "hello again" }));
-    await trpcData(await owner.mutation("collections.create", { workspace: ws.slug, slug: "tasks", name: "Tasks", kind: "table", columns: [{ name: "title", type: "text" }] }));
+    await trpcData(
+      await owner.mutation("collections.create", {
+        workspace: ws.slug,
+        slug: "tasks",
+        name: "Tasks",
+        kind: "table",
+        columns: [{ name: "title", type: "text" }],
+      }),
+    );
     await trpcData(await owner.mutation("rows.insert", { workspace: ws.slug, collection: "tasks", rows: [{ title: "one" }, { title: "two" }] }));
     const link = await trpcData<{ url: string }>(await owner.mutation("workspaces.shareLinks.create", { slug: ws.slug }));
     const onlyHere = await trpcData<{ token_id: string; credential: string }>(
       await owner.mutation("tokens.create", { label: "only here", scopes: ["mcp:write"], workspaces: [ws.slug] }),
     );
-    const both = await trpcData<{ token_id: string }>(await owner.mutation("tokens.create", { label: "both", scopes: ["mcp:read"], workspaces: [ws.slug, other.slug] }));
+    const both = await trpcData<{ token_id: string }>(
+      await owner.mutation("tokens.create", { label: "both", scopes: ["mcp:read"], workspaces: [ws.slug, other.slug] }),
+    );
     await trpcData(await owner.mutation("workspaces.members.add", { slug: ws.slug, email: `${uniq("friend")}@example.com`, role: "viewer" }));
     expect(Object.keys(await mentions(ws.id)).sort()).toEqual(
-      expect.arrayContaining(["artifacts", "collections", "events", "pages", "revisions", "rowRevisions", "rows", "shareLinks", "tokens", "workspaceSlugs", "workspaces"]),
+      expect.arrayContaining([
+        "artifacts",
+        "collections",
+        "events",
+        "pages",
+        "revisions",
+        "rowRevisions",
+        "rows",
+        "shareLinks",
+        "tokens",
+        "workspaceSlugs",
+        "workspaces",
+      ]),
     );
 
     const res = await owner.mutation("workspaces.delete", { slug: ws.slug, confirm: ws.slug });
@@ -124,7 +146,9 @@ describe("share links in settings", () => {
     const ws = await newWorkspace();
     const page = uniq("shared");
     await trpcData(await owner.mutation("pages.create", { slug: page, title: "Shared", body_markdown: "x", workspace: ws.slug }));
-    const tok = await trpcData<{ credential: string }>(await owner.mutation("tokens.create", { label: "Helper bot", scopes: ["mcp:write"], workspaces: [ws.slug] }));
+    const tok = await trpcData<{ credential: string }>(
+      await owner.mutation("tokens.create", { label: "Helper bot", scopes: ["mcp:write"], workspaces: [ws.slug] }),
+    );
     const token = await authenticateBearer(srv.deps, tok.credential);
     // What the MCP tool create_share_link calls.
     const byAgent = await createShareLink(srv.deps, { kind: "token", token }, { workspace: ws.slug, page });
@@ -170,12 +194,7 @@ describe("a table's settings", () => {
       await owner.mutation("rows.insert", {
         workspace: ws,
         collection: "tasks",
-        rows: [
-          { title: "a", points: 1, done: true },
-          { title: "b", points: 2, done: false },
-          { title: "c", points: 2 },
-          { title: "d" },
-        ],
+        rows: [{ title: "a", points: 1, done: true }, { title: "b", points: 2, done: false }, { title: "c", points: 2 }, { title: "d" }],
       }),
     );
   }
@@ -189,7 +208,9 @@ describe("a table's settings", () => {
 
     expect((await trpcData<Table>(await owner.mutation("collections.rename", { workspace: ws, collection: "tasks", name: "Chores" }))).name).toBe("Chores");
 
-    const added = await trpcData<Table>(await owner.mutation("collections.addColumn", { workspace: ws, collection: "tasks", column: { name: "owner", type: "text" } }));
+    const added = await trpcData<Table>(
+      await owner.mutation("collections.addColumn", { workspace: ws, collection: "tasks", column: { name: "owner", type: "text" } }),
+    );
     expect(added.columns.map((c) => c.name)).toEqual(["title", "points", "done", "owner"]);
     expect((await rowsOf(ws)).every((v) => v.owner === null)).toBe(true);
 
@@ -207,19 +228,25 @@ describe("a table's settings", () => {
     // A row written after the rename uses the new name.
     await trpcData(await owner.mutation("rows.insert", { workspace: ws, collection: "tasks", rows: [{ title: "e", estimate: 5 }] }));
 
-    const count = await trpcData<{ rows_with_values: number }>(await owner.query("collections.columnValues", { workspace: ws, collection: "tasks", column: "done" }));
+    const count = await trpcData<{ rows_with_values: number }>(
+      await owner.query("collections.columnValues", { workspace: ws, collection: "tasks", column: "done" }),
+    );
     expect(count.rows_with_values).toBe(2);
     // A confirmation for fewer values than there are drops nothing.
     const stale = await errorCode(await owner.mutation("collections.removeColumn", { workspace: ws, collection: "tasks", column: "done", expected_values: 1 }));
     expect(stale).toMatchObject({ status: 409, code: "conflict" });
-    const removed = await trpcData<Table>(await owner.mutation("collections.removeColumn", { workspace: ws, collection: "tasks", column: "done", expected_values: 2 }));
+    const removed = await trpcData<Table>(
+      await owner.mutation("collections.removeColumn", { workspace: ws, collection: "tasks", column: "done", expected_values: 2 }),
+    );
     expect(removed.columns.map((c) => c.name)).toEqual(["title", "estimate", "owner"]);
     expect((await rowsOf(ws)).some((v) => "done" in v)).toBe(false);
     const stored = await srv.database.c.rows.find({}, { projection: { values: 1 } }).toArray();
     expect(stored.some((r) => "done" in r.values || "points" in r.values)).toBe(false);
 
     // A type change is refused while values exist, allowed on an empty column.
-    const refused = await errorCode(await owner.mutation("collections.changeColumnType", { workspace: ws, collection: "tasks", column: "estimate", type: "text" }));
+    const refused = await errorCode(
+      await owner.mutation("collections.changeColumnType", { workspace: ws, collection: "tasks", column: "estimate", type: "text" }),
+    );
     expect(refused).toMatchObject({ status: 400, code: "invalid_request" });
     expect(refused.issues).toEqual([expect.objectContaining({ path: "type", code: "has_values" })]);
     const changed = await trpcData<Table>(
@@ -247,13 +274,23 @@ describe("a table's settings", () => {
     const dup = await errorCode(await owner.mutation("collections.renameColumn", { ...ref, column: "points", name: "title" }));
     expect(dup).toMatchObject({ status: 400, code: "invalid_request" });
     expect(dup.issues).toEqual([expect.objectContaining({ path: "name", code: "duplicate" })]);
-    expect((await errorCode(await owner.mutation("collections.renameColumn", { ...ref, column: "points", name: "_id" }))).issues[0]).toMatchObject({ code: "reserved_name" });
-    expect((await errorCode(await owner.mutation("collections.renameColumn", { ...ref, column: "nope", name: "x" }))).issues[0]).toMatchObject({ path: "column", code: "unknown_column" });
-    expect((await errorCode(await owner.mutation("collections.addColumn", { ...ref, column: { name: "due", type: "date", required: true } }))).issues[0]).toMatchObject({
+    expect((await errorCode(await owner.mutation("collections.renameColumn", { ...ref, column: "points", name: "_id" }))).issues[0]).toMatchObject({
+      code: "reserved_name",
+    });
+    expect((await errorCode(await owner.mutation("collections.renameColumn", { ...ref, column: "nope", name: "x" }))).issues[0]).toMatchObject({
+      path: "column",
+      code: "unknown_column",
+    });
+    expect(
+      (await errorCode(await owner.mutation("collections.addColumn", { ...ref, column: { name: "due", type: "date", required: true } }))).issues[0],
+    ).toMatchObject({
       path: "column.required",
       code: "not_allowed",
     });
-    expect((await errorCode(await owner.mutation("collections.addColumn", { ...ref, column: { name: "title", type: "text" } }))).issues[0]).toMatchObject({ path: "column.name", code: "duplicate" });
+    expect((await errorCode(await owner.mutation("collections.addColumn", { ...ref, column: { name: "title", type: "text" } }))).issues[0]).toMatchObject({
+      path: "column.name",
+      code: "duplicate",
+    });
     expect((await owner.mutation("collections.addColumn", { ...ref, column: { name: "x", type: "colour" } })).status).toBe(400);
     expect((await owner.mutation("collections.rename", { ...ref, name: "" })).status).toBe(400);
     expect((await owner.mutation("collections.delete", { workspace: ws, collection: "pages" })).status).toBe(400);
@@ -366,7 +403,10 @@ describe("a page's address", () => {
     const stranger = await signIn(srv, `${uniq("stranger")}@example.com`);
     const snapshot = async () =>
       JSON.stringify([
-        await srv.database.c.artifacts.find({}, { projection: { updatedAt: 0 } }).sort({ _id: 1 }).toArray(),
+        await srv.database.c.artifacts
+          .find({}, { projection: { updatedAt: 0 } })
+          .sort({ _id: 1 })
+          .toArray(),
         await srv.database.c.pages.find({ workspaceId: id }).sort({ _id: 1 }).toArray(),
         await srv.database.c.events.countDocuments({ workspaceId: id }),
       ]);
@@ -399,7 +439,9 @@ describe("invitations", () => {
     await trpcData(await owner.mutation("workspaces.rename", { slug: ws, name: "Field notes" }));
     const email = `${uniq("New.Person")}@Example.com`;
     const before = srv.smtp.messages.length;
-    const added = await trpcData<{ user_id: string; pending: boolean; mailed: boolean }>(await owner.mutation("workspaces.members.add", { slug: ws, email, role: "editor" }));
+    const added = await trpcData<{ user_id: string; pending: boolean; mailed: boolean }>(
+      await owner.mutation("workspaces.members.add", { slug: ws, email, role: "editor" }),
+    );
     expect(added).toMatchObject({ pending: true, mailed: true });
     const mail = decodeQp((await srv.smtp.waitFor(email.toLowerCase(), before)).raw);
     expect(mail).toContain("added you to the Atelier workspace “Field notes” as an editor");
@@ -472,7 +514,10 @@ describe("invitations", () => {
     expect(bad).toMatchObject({ status: 400, code: "invalid_request" });
     expect(bad.issues[0]?.path).toBe("email");
     expect((await owner.mutation("workspaces.members.add", { slug: ws, email: target, role: "boss" })).status).toBe(400);
-    expect(await errorCode(await editor.mutation("workspaces.members.add", { slug: ws, email: target, role: "editor" }))).toMatchObject({ status: 403, code: "forbidden" });
+    expect(await errorCode(await editor.mutation("workspaces.members.add", { slug: ws, email: target, role: "editor" }))).toMatchObject({
+      status: 403,
+      code: "forbidden",
+    });
     expect((await stranger.mutation("workspaces.members.add", { slug: ws, email: target, role: "editor" })).status).toBe(404);
     expect((await new Browser(srv.url).mutation("workspaces.members.add", { slug: ws, email: target, role: "editor" })).status).toBe(401);
     const members = await trpcData<MemberRow[]>(await owner.query("workspaces.members.list", { slug: ws }));

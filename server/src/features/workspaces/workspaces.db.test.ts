@@ -97,7 +97,9 @@ describe("history, restore and activity", () => {
     expect(rev.parts[0]?.body).toBe("first");
     const stale = await owner.mutation("pages.restore", { slug, version: 1, expected_version: 1 });
     expect(stale.status).toBe(409);
-    const restored = await trpcData<{ version: number; parts: { body: string }[] }>(await owner.mutation("pages.restore", { slug, version: 1, expected_version: 2 }));
+    const restored = await trpcData<{ version: number; parts: { body: string }[] }>(
+      await owner.mutation("pages.restore", { slug, version: 1, expected_version: 2 }),
+    );
     expect(restored.version).toBe(3);
     expect(restored.parts[0]?.body).toBe("first");
     const history = await trpcData<{ version: number }[]>(await owner.query("pages.history", { slug }));
@@ -110,18 +112,41 @@ describe("history, restore and activity", () => {
 });
 
 describe("activity and history in words", () => {
-  interface Event { type: string; count: number; target: { kind: string; label: string; slug: string | null }; restored_from: number | null }
-  interface Rev { version: number; change_summary: string; lines_added: number | null; lines_removed: number | null; restored_from: number | null }
+  interface Event {
+    type: string;
+    count: number;
+    target: { kind: string; label: string; slug: string | null };
+    restored_from: number | null;
+  }
+  interface Rev {
+    version: number;
+    change_summary: string;
+    lines_added: number | null;
+    lines_removed: number | null;
+    restored_from: number | null;
+  }
 
   it("names pages and tables by their titles and runs of row changes as one entry", async () => {
     const ws = await newWorkspace();
     const slug = uniq("doc");
     await owner.mutation("pages.create", { slug, title: "Trail log", body_markdown: "first", workspace: ws });
     await owner.mutation("pages.update", { slug, title: "The trail log", expected_version: 1 });
-    expect((await owner.mutation("collections.create", { workspace: ws, slug: "reading", name: "Reading list", kind: "table", columns: [{ name: "title", type: "text" }] })).status).toBe(200);
+    expect(
+      (
+        await owner.mutation("collections.create", {
+          workspace: ws,
+          slug: "reading",
+          name: "Reading list",
+          kind: "table",
+          columns: [{ name: "title", type: "text" }],
+        })
+      ).status,
+    ).toBe(200);
     // Twelve rows added one call at a time, then two more in one call, then one row changed twice.
     for (let i = 0; i < 12; i++) await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: `Book ${i}` }] });
-    const two = await trpcData<{ row_ids: string[] }>(await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: "A" }, { title: "B" }] }));
+    const two = await trpcData<{ row_ids: string[] }>(
+      await owner.mutation("rows.insert", { workspace: ws, collection: "reading", rows: [{ title: "A" }, { title: "B" }] }),
+    );
     const rowId = two.row_ids[0] ?? "";
     await owner.mutation("rows.update", { workspace: ws, collection: "reading", row_id: rowId, values: { title: "A1" } });
     await owner.mutation("rows.update", { workspace: ws, collection: "reading", row_id: rowId, values: { title: "A2" } });

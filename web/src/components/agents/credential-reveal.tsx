@@ -34,9 +34,8 @@ export function CredentialReveal({ revealed, onDone }: { revealed: Revealed; onD
         {revealed.rotated ? `New credential for “${revealed.label}”` : `“${revealed.label}” is ready`}
       </h2>
       <p className="reveal__warning">
-        <strong>Copy it now: it’s shown only this once.</strong> Atelier keeps only a fingerprint of it, so nobody can show
-        it again. {revealed.rotated ? "The old credential has stopped working. " : ""}It works until{" "}
-        {formatDate(revealed.expires_at)}.
+        <strong>Copy it now: it’s shown only this once.</strong> Atelier keeps only a fingerprint of it, so nobody can show it again.{" "}
+        {revealed.rotated ? "The old credential has stopped working. " : ""}It works until {formatDate(revealed.expires_at)}.
       </p>
       <div className="secret">
         <code className="secret__value" aria-label="Token credential">
@@ -46,13 +45,7 @@ export function CredentialReveal({ revealed, onDone }: { revealed: Revealed; onD
       </div>
 
       <h3 className="reveal__subtitle">Set up your agent</h3>
-      <Tabs
-        id={`${id}-clients`}
-        label="MCP client"
-        items={configs.map((c) => ({ key: c.id, label: c.name }))}
-        selected={client}
-        onSelect={setClient}
-      />
+      <Tabs id={`${id}-clients`} label="MCP client" items={configs.map((c) => ({ key: c.id, label: c.name }))} selected={client} onSelect={setClient} />
       {selected ? (
         <div role="tabpanel" id={`${id}-clients-panel-${selected.id}`} aria-labelledby={`${id}-clients-tab-${selected.id}`} className="config">
           <p className="field__hint">{selected.hint}</p>

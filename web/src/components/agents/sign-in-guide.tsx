@@ -12,9 +12,8 @@ export function SignInGuide({ origin }: { origin: string }) {
         Connect an app by signing in
       </h2>
       <p className="card__text">
-        Most AI apps need only the MCP server address: add it, and the app sends you here to sign in and allow it. It then
-        appears below as connected through sign-in, and you can revoke it at any time. Tokens (further down) are for scripts
-        and apps that cannot sign in.
+        Most AI apps need only the MCP server address: add it, and the app sends you here to sign in and allow it. It then appears below as connected through
+        sign-in, and you can revoke it at any time. Tokens (further down) are for scripts and apps that cannot sign in.
       </p>
       {guides.map((g) => (
         <details key={g.id} className="sign-in-guide__app">

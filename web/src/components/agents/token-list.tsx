@@ -20,11 +20,7 @@ function StatusBadge({ token }: { token: Token }) {
   switch (token.status) {
     case "active": {
       const days = daysUntil(token.expires_at);
-      return days <= 7 ? (
-        <Badge tone="warn">{days <= 1 ? "Expires today" : `Expires in ${days} days`}</Badge>
-      ) : (
-        <Badge tone="ok">Active</Badge>
-      );
+      return days <= 7 ? <Badge tone="warn">{days <= 1 ? "Expires today" : `Expires in ${days} days`}</Badge> : <Badge tone="ok">Active</Badge>;
     }
     case "revoked":
       return <Badge>Revoked</Badge>;
@@ -93,9 +89,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
 
   return (
     <>
-      {active.length === 0 ? (
-        <EmptyState title="No active tokens">Create a token, then give it to your agent.</EmptyState>
-      ) : null}
+      {active.length === 0 ? <EmptyState title="No active tokens">Create a token, then give it to your agent.</EmptyState> : null}
       {shown.length > 0 ? (
         <ul className="token-list" aria-label="Your tokens">
           {shown.map((token) => {
@@ -108,9 +102,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
                   </span>
                   <span className="token__name">
                     {token.label}
-                    {token.agent_label && token.agent_label !== token.label ? (
-                      <span className="muted"> · calls itself “{token.agent_label}”</span>
-                    ) : null}
+                    {token.agent_label && token.agent_label !== token.label ? <span className="muted"> · calls itself “{token.agent_label}”</span> : null}
                   </span>
                   <StatusBadge token={token} />
                 </div>
@@ -151,11 +143,7 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
                   </div>
                   <div>
                     <dt>{token.status === "revoked" ? "Revoked" : token.status === "expired" ? "Expired" : "Expires"}</dt>
-                    <dd>
-                      {token.status === "revoked" && token.revoked_at
-                        ? formatDate(token.revoked_at)
-                        : formatDate(token.expires_at)}
-                    </dd>
+                    <dd>{token.status === "revoked" && token.revoked_at ? formatDate(token.revoked_at) : formatDate(token.expires_at)}</dd>
                   </div>
                   <div>
                     <dt>Created</dt>
@@ -198,8 +186,8 @@ export function TokenList({ onIssued }: { onIssued: (issued: Issued, label: stri
         }}
       >
         <p>
-          You get a new credential, shown once. The current one stops working right away, so the agent needs the new one
-          to go on. Its name, permissions, workspaces and expiry stay the same.
+          You get a new credential, shown once. The current one stops working right away, so the agent needs the new one to go on. Its name, permissions,
+          workspaces and expiry stay the same.
         </p>
       </ConfirmDialog>
       <ConfirmDialog

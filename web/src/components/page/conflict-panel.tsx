@@ -58,10 +58,9 @@ export function ConflictPanel({
           This page changed while you were editing
         </h2>
         <p>
-          <ActorName actor={theirs.updated_by} directory={directory} /> saved version {theirs.version}{" "}
-          <TimeAgo iso={theirs.updated_at} />
-          {theyChanged.length > 0 ? `, changing ${fieldList(theyChanged)}` : ""}. You changed {fieldList(iChanged)}. Your
-          text isn’t saved yet and nothing is lost: choose what to keep.
+          <ActorName actor={theirs.updated_by} directory={directory} /> saved version {theirs.version} <TimeAgo iso={theirs.updated_at} />
+          {theyChanged.length > 0 ? `, changing ${fieldList(theyChanged)}` : ""}. You changed {fieldList(iChanged)}. Your text isn’t saved yet and nothing is
+          lost: choose what to keep.
         </p>
       </div>
 
@@ -86,9 +85,7 @@ export function ConflictPanel({
               <CopyButton text={mine.body} label="Copy your text" />
             </div>
             <DiffView lines={diff.mine} label="Your text" tone="mine" />
-            <p className="conflict__count">
-              {diff.compared ? `${plural(changedCount(diff.mine), "line")} not in theirs` : "Too long to compare line by line"}
-            </p>
+            <p className="conflict__count">{diff.compared ? `${plural(changedCount(diff.mine), "line")} not in theirs` : "Too long to compare line by line"}</p>
           </div>
           <div className="conflict__side">
             <div className="conflict__side-head">
@@ -96,9 +93,7 @@ export function ConflictPanel({
               <CopyButton text={theirDraft.body} label={`Copy the text of version ${theirs.version}`} />
             </div>
             <DiffView lines={diff.theirs} label={`Text of version ${theirs.version}`} tone="theirs" />
-            <p className="conflict__count">
-              {diff.compared ? `${plural(changedCount(diff.theirs), "line")} not in yours` : ""}
-            </p>
+            <p className="conflict__count">{diff.compared ? `${plural(changedCount(diff.theirs), "line")} not in yours` : ""}</p>
           </div>
         </div>
       ) : null}

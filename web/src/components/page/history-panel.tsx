@@ -12,17 +12,7 @@ import "./history-panel.css";
 
 type PageView = RouterOutputs["pages"]["get"];
 
-export function HistoryPanel({
-  page,
-  directory,
-  canWrite,
-  onClose,
-}: {
-  page: PageView;
-  directory: Directory;
-  canWrite: boolean;
-  onClose: () => void;
-}) {
+export function HistoryPanel({ page, directory, canWrite, onClose }: { page: PageView; directory: Directory; canWrite: boolean; onClose: () => void }) {
   const trpc = useTRPC();
   const history = useQuery(trpc.pages.history.queryOptions({ slug: page.slug }));
   const [viewing, setViewing] = useState<number | null>(null);
@@ -79,13 +69,7 @@ export function HistoryPanel({
           })}
         </ol>
       )}
-      <RevisionDialog
-        page={page}
-        version={viewing}
-        directory={directory}
-        canWrite={canWrite}
-        onClose={() => setViewing(null)}
-      />
+      <RevisionDialog page={page} version={viewing} directory={directory} canWrite={canWrite} onClose={() => setViewing(null)} />
     </aside>
   );
 }

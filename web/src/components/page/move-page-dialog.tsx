@@ -60,8 +60,8 @@ export function MovePageDialog({ open, workspace, slug, onClose }: { open: boole
         prefix="/a/"
         hint={
           <>
-            Lower-case letters, digits and hyphens. The old address <span className="mono">/a/{slug}</span> keeps sending readers here for
-            30 days; after that it stops working and another page may take it.
+            Lower-case letters, digits and hyphens. The old address <span className="mono">/a/{slug}</span> keeps sending readers here for 30 days; after that
+            it stops working and another page may take it.
           </>
         }
         value={next}

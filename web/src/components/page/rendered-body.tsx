@@ -28,15 +28,7 @@ export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart
   );
 
   if (onlyHtml) {
-    return (
-      <iframe
-        className="html-preview"
-        title={label}
-        sandbox="allow-scripts allow-popups"
-        srcDoc={deferred[0]?.body ?? ""}
-        referrerPolicy="no-referrer"
-      />
-    );
+    return <iframe className="html-preview" title={label} sandbox="allow-scripts allow-popups" srcDoc={deferred[0]?.body ?? ""} referrerPolicy="no-referrer" />;
   }
   // HTML and table parts are never put into the app's own page; the published page shows them.
   const hasOtherParts = deferred.some((p) => p.kind !== "markdown");
@@ -55,9 +47,7 @@ export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart
         // Safe: `html` comes out of rehype-sanitize (GitHub's schema), then the highlighter's spans; never raw input.
         <div dangerouslySetInnerHTML={{ __html: html }} />
       )}
-      {hasOtherParts ? (
-        <p className="prose__note">This page also has HTML or table parts; they show in the published page.</p>
-      ) : null}
+      {hasOtherParts ? <p className="prose__note">This page also has HTML or table parts; they show in the published page.</p> : null}
     </div>
   );
 }

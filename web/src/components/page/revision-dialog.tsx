@@ -63,8 +63,7 @@ export function RevisionDialog({
             </h2>
             {rev ? (
               <p className="revision__meta">
-                <ActorName actor={rev.actor} directory={directory} /> ·{" "}
-                <time dateTime={rev.created_at}>{formatDateTime(rev.created_at)}</time>
+                <ActorName actor={rev.actor} directory={directory} /> · <time dateTime={rev.created_at}>{formatDateTime(rev.created_at)}</time>
               </p>
             ) : null}
           </div>
@@ -125,19 +124,12 @@ export function RevisionDialog({
             ) : null}
             {canWrite ? (
               <div className="dialog__actions">
-                <p className="field__hint revision__hint">
-                  Restoring saves this text as a new version {page.version + 1}; nothing in the history is lost.
-                </p>
+                <p className="field__hint revision__hint">Restoring saves this text as a new version {page.version + 1}; nothing in the history is lost.</p>
                 <button
                   type="button"
                   className="button button--primary"
                   disabled={restore.isPending}
-                  onClick={() =>
-                    restore.mutate(
-                      { slug: page.slug, version: rev.version, expected_version: page.version },
-                      { onSuccess: onClose },
-                    )
-                  }
+                  onClick={() => restore.mutate({ slug: page.slug, version: rev.version, expected_version: page.version }, { onSuccess: onClose })}
                 >
                   {restore.isPending ? "Restoring…" : `Restore version ${rev.version}`}
                 </button>

@@ -128,8 +128,7 @@ export function TableViewsField({
         <p className="field__message field__message--error">The workspace’s tables didn’t load. {describeError(query.error)}</p>
       ) : query.isSuccess && tables.length === 0 ? (
         <p className="field__hint">
-          This workspace has no tables yet. <Link href={`/buckets/${workspace}?tab=tables`}>Create one</Link> (or let an agent), then
-          show it here.
+          This workspace has no tables yet. <Link href={`/buckets/${workspace}?tab=tables`}>Create one</Link> (or let an agent), then show it here.
         </p>
       ) : allShown ? (
         <p className="field__hint">Every table of this workspace is on this page.</p>

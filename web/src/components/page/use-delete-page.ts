@@ -12,10 +12,7 @@ export function useDeletePage(workspaceSlug: string) {
       onSuccess: async ({ slug }) => {
         navigate(`/buckets/${workspaceSlug}`, { replace: true });
         queryClient.removeQueries({ queryKey: trpc.pages.get.queryKey({ slug }) });
-        await Promise.all([
-          queryClient.invalidateQueries(trpc.pages.pathFilter()),
-          queryClient.invalidateQueries(trpc.workspaces.pathFilter()),
-        ]);
+        await Promise.all([queryClient.invalidateQueries(trpc.pages.pathFilter()), queryClient.invalidateQueries(trpc.workspaces.pathFilter())]);
       },
     }),
   );

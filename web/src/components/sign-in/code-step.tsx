@@ -104,14 +104,14 @@ export function CodeStep({
         Check your e-mail
       </h1>
       <p className="auth-step__lead">
-        We sent a six-digit code to <strong className="auth-step__email">
+        We sent a six-digit code to{" "}
+        <strong className="auth-step__email">
           <EmailAddress email={sent.email} />
-        </strong>.
+        </strong>
+        .
       </p>
       <p className="auth-step__hint" id={`${id}-hint`}>
-        {expired
-          ? "This code has expired. Send a new code to continue."
-          : `It works until ${timeOf(sent.expiresAt)}. Can’t find it? Look in your spam folder.`}
+        {expired ? "This code has expired. Send a new code to continue." : `It works until ${timeOf(sent.expiresAt)}. Can’t find it? Look in your spam folder.`}
       </p>
       <Field label="Six-digit code">
         {(control) => (
@@ -141,12 +141,7 @@ export function CodeStep({
       <p className="notice" role="status" aria-live="polite">
         {status}
       </p>
-      <button
-        type="submit"
-        className="button button--primary button--block"
-        disabled={verifying || signedIn}
-        aria-disabled={verifying || signedIn}
-      >
+      <button type="submit" className="button button--primary button--block" disabled={verifying || signedIn} aria-disabled={verifying || signedIn}>
         {verifying || signedIn ? (
           <>
             <Spinner inline /> {signedIn ? "Signing in…" : "Checking…"}

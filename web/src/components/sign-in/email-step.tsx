@@ -40,8 +40,7 @@ export function EmailStep({
         Sign in to Atelier
       </h1>
       <p className="auth-step__lead">
-        Enter your e-mail address and we’ll send you a six-digit code. No password needed — and if you’re new, the same
-        code creates your account.
+        Enter your e-mail address and we’ll send you a six-digit code. No password needed — and if you’re new, the same code creates your account.
       </p>
       <p className="notice" role="status" aria-live="polite">
         {notice}

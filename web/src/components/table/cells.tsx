@@ -125,9 +125,7 @@ export function CellInput({
     case "number":
       return <input {...typed} type="text" inputMode="decimal" autoComplete="off" className={`${inputClass} cell-input--number`} />;
     case "url":
-      return (
-        <input {...typed} type="url" inputMode="url" autoComplete="off" spellCheck={false} placeholder="https://" className={inputClass} />
-      );
+      return <input {...typed} type="url" inputMode="url" autoComplete="off" spellCheck={false} placeholder="https://" className={inputClass} />;
     case "text":
       return <input {...typed} type="text" autoComplete="off" className={inputClass} maxLength={10_000} />;
   }

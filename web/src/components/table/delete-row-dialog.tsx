@@ -107,8 +107,7 @@ export function DeleteRowDialog({
       ) : changed ? (
         <>
           <p>
-            <ActorName actor={changed.actor} directory={directory} /> saved version {changed.version} <TimeAgo iso={changed.at} />. It
-            now reads:
+            <ActorName actor={changed.actor} directory={directory} /> saved version {changed.version} <TimeAgo iso={changed.at} />. It now reads:
           </p>
           <p className="dialog__values">{rowText(columns, changed.values ?? {}) || "(all empty)"}</p>
           <p>Delete it anyway? Its versions stay in the row’s history.</p>

@@ -60,9 +60,7 @@ export function FilterPanel({
   onClose: () => void;
 }) {
   const id = useId();
-  const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(columns.map((c) => [c.name, draftOf(filters[c.name])])),
-  );
+  const [drafts, setDrafts] = useState<Record<string, Draft>>(() => Object.fromEntries(columns.map((c) => [c.name, draftOf(filters[c.name])])));
   const [problems, setProblems] = useState<Record<string, string>>({});
 
   const set = (name: string, change: Partial<Draft>) => {
@@ -108,8 +106,7 @@ export function FilterPanel({
           Filter rows
         </h2>
         <p className="field__hint">
-          Rows that match every filter show. “Contains” finds part of a text in any case; “is” matches the whole value; dates
-          match the whole day.
+          Rows that match every filter show. “Contains” finds part of a text in any case; “is” matches the whole value; dates match the whole day.
         </p>
       </div>
       <div className="filter-panel__list">
@@ -165,12 +162,7 @@ function FilterRow({
       <span id={`${id}-name`} className="filter-row__name">
         {col.name}
       </span>
-      <select
-        className="select filter-row__op"
-        aria-label={`How to filter ${col.name}`}
-        value={d.op}
-        onChange={(e) => onChange({ op: e.target.value as Op })}
-      >
+      <select className="select filter-row__op" aria-label={`How to filter ${col.name}`} value={d.op} onChange={(e) => onChange({ op: e.target.value as Op })}>
         <option value="any">Any</option>
         {canContain(col) ? <option value="has">contains</option> : null}
         <option value="eq">is</option>

@@ -55,7 +55,14 @@ export function GridHead({ columns, sort, onSort }: { columns: Column[]; sort: S
 
 function SortArrow({ direction }: { direction: "asc" | "desc" | null }) {
   return (
-    <svg className={`grid-sort__arrow ${direction ? "grid-sort__arrow--on" : ""}`} width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
+    <svg
+      className={`grid-sort__arrow ${direction ? "grid-sort__arrow--on" : ""}`}
+      width="12"
+      height="12"
+      viewBox="0 0 12 12"
+      aria-hidden="true"
+      focusable="false"
+    >
       {direction === "desc" ? (
         <path d="M6 2v8M2.5 6.5 6 10l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
       ) : direction === "asc" ? (

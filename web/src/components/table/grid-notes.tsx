@@ -68,9 +68,7 @@ export function GridEmpty({
         ) : (
           <div className="grid-empty__body">
             <p className="grid-empty__title">No rows yet</p>
-            <p className="muted">
-              {canWrite ? "Add the first one here, or let a connected agent add rows through MCP." : "Nothing has been added yet."}
-            </p>
+            <p className="muted">{canWrite ? "Add the first one here, or let a connected agent add rows through MCP." : "Nothing has been added yet."}</p>
             {canWrite ? (
               <button type="button" className="button button--primary button--small" onClick={onStartAdding}>
                 Add the first row

@@ -67,8 +67,8 @@ export function RowConflict({
         <p>
           <ActorName actor={theirs.actor} directory={directory} /> {theirs.deleted ? "deleted it" : `saved version ${theirs.version}`}{" "}
           <TimeAgo iso={theirs.at} />
-          {!theirs.deleted && theyChanged.length > 0 ? `, changing ${nameList(theyChanged)}` : ""}. You changed{" "}
-          {nameList(iChanged)}. Your values aren’t saved yet and nothing is lost: choose what to keep.
+          {!theirs.deleted && theyChanged.length > 0 ? `, changing ${nameList(theyChanged)}` : ""}. You changed {nameList(iChanged)}. Your values aren’t saved
+          yet and nothing is lost: choose what to keep.
         </p>
       </div>
 
@@ -136,8 +136,7 @@ export function RowConflict({
             </button>
             <p className="field__hint">
               Saves your {nameList(iChanged)} as version {theirs.version + 1}.
-              {keptOfTheirs.length > 0 ? ` Their change to ${nameList(keptOfTheirs)} is kept.` : ""} Their values stay in the
-              row’s history.
+              {keptOfTheirs.length > 0 ? ` Their change to ${nameList(keptOfTheirs)} is kept.` : ""} Their values stay in the row’s history.
             </p>
           </div>
           <div className="conflict__choice">
@@ -155,7 +154,7 @@ export function RowConflict({
         </div>
       )}
       <div className="callout__actions">
-        <CopyButton text={rowText(columns, myRow)} label="Copy your values" >
+        <CopyButton text={rowText(columns, myRow)} label="Copy your values">
           Copy my values
         </CopyButton>
       </div>

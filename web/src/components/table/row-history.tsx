@@ -35,12 +35,7 @@ export function RowHistoryDialog({
 }) {
   const id = useId();
   const trpc = useTRPC();
-  const history = useQuery(
-    trpc.rows.history.queryOptions(
-      { workspace, collection, row_id: target?.rowId ?? "row_0000000000" },
-      { enabled: target !== null },
-    ),
-  );
+  const history = useQuery(trpc.rows.history.queryOptions({ workspace, collection, row_id: target?.rowId ?? "row_0000000000" }, { enabled: target !== null }));
 
   return (
     <ModalDialog open={target !== null} className="dialog dialog--wide row-history" labelledBy={`${id}-title`} onCancel={onClose}>
@@ -133,7 +128,11 @@ function RevisionItem({
                   </>
                 ) : null}
                 <span className="row-history__new">
-                  {after[c.name] === null || after[c.name] === undefined ? <span className="muted">(empty)</span> : <CellValue column={c} value={after[c.name]} />}
+                  {after[c.name] === null || after[c.name] === undefined ? (
+                    <span className="muted">(empty)</span>
+                  ) : (
+                    <CellValue column={c} value={after[c.name]} />
+                  )}
                 </span>
               </dd>
             </div>

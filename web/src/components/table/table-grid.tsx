@@ -92,14 +92,7 @@ export function TableGrid({
           <GridHead columns={columns} sort={sort} onSort={onSort} />
           <tbody ref={bodyRef}>
             {adding && canWrite ? (
-              <NewRowEditor
-                key="__new"
-                {...editorProps}
-                rowName="new row"
-                onCancel={onAddingDone}
-                onAdded={flash}
-                defaults={newRowDefaults}
-              />
+              <NewRowEditor key="__new" {...editorProps} rowName="new row" onCancel={onAddingDone} onAdded={flash} defaults={newRowDefaults} />
             ) : null}
             {shown.map((row, index) => {
               const name = rowLabel(columns, row.values, `Row ${index + 1}`);

@@ -126,8 +126,8 @@ export function TableSettings({ workspace, table, onClose }: { workspace: string
         onConfirm={() => remove.mutate(ref)}
       >
         <p>
-          Its {plural(table.row_count, "row")} and every earlier version of them go for good. Pages that show this table will say it no
-          longer exists. This can’t be undone.
+          Its {plural(table.row_count, "row")} and every earlier version of them go for good. Pages that show this table will say it no longer exists. This
+          can’t be undone.
         </p>
       </ConfirmDialog>
     </section>
@@ -267,7 +267,8 @@ function AddColumn({ workspace, table, onChanged }: { workspace: string; table: 
       aria-label="Add a column"
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
-        if (name.trim()) add.mutate({ workspace, collection: table.slug, column: { name: name.trim(), type, ...(type === "select" ? { options: optionList } : {}) } });
+        if (name.trim())
+          add.mutate({ workspace, collection: table.slug, column: { name: name.trim(), type, ...(type === "select" ? { options: optionList } : {}) } });
       }}
       noValidate
     >
@@ -281,9 +282,7 @@ function AddColumn({ workspace, table, onChanged }: { workspace: string; table: 
         }}
         hint="Every row gets it empty."
       />
-      <Field label="Type">
-        {(control) => <TypeSelect control={control} value={type} onChange={setType} />}
-      </Field>
+      <Field label="Type">{(control) => <TypeSelect control={control} value={type} onChange={setType} />}</Field>
       {type === "select" ? <TextField label="Choices, separated by commas" value={options} onChange={setOptions} /> : null}
       <button type="submit" className="button" disabled={add.isPending || !name.trim()}>
         {add.isPending ? "Adding…" : "Add column"}

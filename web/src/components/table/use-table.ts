@@ -14,10 +14,7 @@ type RowsPage = RouterOutputs["rows"]["list"];
 export function useTables(workspace: string, enabled = true) {
   const trpc = useTRPC();
   const query = useQuery(trpc.collections.list.queryOptions({ workspace }, { enabled }));
-  const tables = useMemo(
-    () => (query.data ?? []).filter((c): c is TableInfo => c.kind === "table").sort((a, b) => a.name.localeCompare(b.name)),
-    [query.data],
-  );
+  const tables = useMemo(() => (query.data ?? []).filter((c): c is TableInfo => c.kind === "table").sort((a, b) => a.name.localeCompare(b.name)), [query.data]);
   return { query, tables };
 }
 
@@ -61,9 +58,7 @@ export function useRefreshTable(workspace: string, collection: string) {
       queryClient.invalidateQueries(trpc.rows.list.infiniteQueryFilter({ workspace, collection })),
       queryClient.invalidateQueries(trpc.collections.list.queryFilter({ workspace })),
       queryClient.invalidateQueries(trpc.workspaces.pathFilter()),
-      rowId
-        ? queryClient.invalidateQueries(trpc.rows.history.queryFilter({ workspace, collection, row_id: rowId }))
-        : Promise.resolve(),
+      rowId ? queryClient.invalidateQueries(trpc.rows.history.queryFilter({ workspace, collection, row_id: rowId })) : Promise.resolve(),
     ]);
 }
 
@@ -93,9 +88,7 @@ export function useFetchNewest(workspace: string, collection: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   return async (rowId: string) => {
-    const history = await queryClient.fetchQuery(
-      trpc.rows.history.queryOptions({ workspace, collection, row_id: rowId }, { staleTime: 0 }),
-    );
+    const history = await queryClient.fetchQuery(trpc.rows.history.queryOptions({ workspace, collection, row_id: rowId }, { staleTime: 0 }));
     return history[0] ?? null;
   };
 }

@@ -43,9 +43,7 @@ export function ActivityPanel({ slug, directory }: { slug: string; directory: Di
   if (!activity.isSuccess) return <QueryFallback query={activity} loading="Loading activity…" what="The activity" />;
   const events = activity.data.pages.flatMap((p) => p.events);
   if (events.length === 0) {
-    return (
-      <EmptyState title="Nothing has happened here yet">Changes by people and agents will show up here as they happen.</EmptyState>
-    );
+    return <EmptyState title="Nothing has happened here yet">Changes by people and agents will show up here as they happen.</EmptyState>;
   }
 
   const groups: { day: string; events: ActivityEvent[] }[] = [];
@@ -80,12 +78,7 @@ export function ActivityPanel({ slug, directory }: { slug: string; directory: Di
       ))}
       {activity.hasNextPage ? (
         <div className="load-more">
-          <button
-            type="button"
-            className="button"
-            onClick={() => void activity.fetchNextPage()}
-            disabled={activity.isFetchingNextPage}
-          >
+          <button type="button" className="button" onClick={() => void activity.fetchNextPage()} disabled={activity.isFetchingNextPage}>
             {activity.isFetchingNextPage ? "Loading…" : "Show earlier activity"}
           </button>
         </div>

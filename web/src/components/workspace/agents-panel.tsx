@@ -29,16 +29,13 @@ export function AgentsPanel({ slug, canManage }: { slug: string; canManage: bool
       </div>
       <p className="muted">
         Agents show up here once they have read or written something in this workspace.
-        {canManage
-          ? " Cutting one off stops it here at once; its token keeps working in other workspaces."
-          : null}
+        {canManage ? " Cutting one off stops it here at once; its token keeps working in other workspaces." : null}
       </p>
       {!agents.isSuccess ? (
         <QueryFallback query={agents} loading="Loading agents…" what="The agents" />
       ) : agents.data.length === 0 ? (
         <EmptyState title="No agent has worked here yet">
-          Create a token in <Link href="/settings/agents">Connected agents</Link> and give it to Claude Code or another MCP
-          client.
+          Create a token in <Link href="/settings/agents">Connected agents</Link> and give it to Claude Code or another MCP client.
         </EmptyState>
       ) : (
         <ul className="agent-list" aria-label="Agents">
@@ -103,8 +100,8 @@ export function AgentsPanel({ slug, canManage }: { slug: string; canManage: bool
         }}
       >
         <p>
-          It can no longer read or change anything in this workspace, starting with its next request. What it wrote
-          stays, signed with its name. You can restore its access later.
+          It can no longer read or change anything in this workspace, starting with its next request. What it wrote stays, signed with its name. You can restore
+          its access later.
         </p>
       </ConfirmDialog>
     </section>

@@ -39,7 +39,8 @@ export function ColumnsEditor({
     setFocusKey(null);
   }, [focusKey]);
 
-  const change = (key: string, patch: Partial<ColumnDraft>) => onChange(
+  const change = (key: string, patch: Partial<ColumnDraft>) =>
+    onChange(
       columns.map((c) => (c.key === key ? { ...c, ...patch } : c)),
       "edit",
     );
@@ -56,7 +57,15 @@ export function ColumnsEditor({
             n={i + 1}
             errors={errorsOf(col.key)}
             onChange={(patch) => change(col.key, patch)}
-            onRemove={columns.length === 1 ? null : () => onChange(columns.filter((c) => c.key !== col.key), "remove")}
+            onRemove={
+              columns.length === 1
+                ? null
+                : () =>
+                    onChange(
+                      columns.filter((c) => c.key !== col.key),
+                      "remove",
+                    )
+            }
           />
         ))}
       </ol>

@@ -40,8 +40,7 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
   const serverNameProblem = create.error ? fieldIssue(create.error, "name") : null;
   const slugError = (showProblems ? localSlugProblem : null) ?? serverSlugProblem;
   const nameError = (showProblems ? nameProblem : null) ?? serverNameProblem;
-  const otherError =
-    create.error && !serverSlugProblem && !serverNameProblem ? describeError(create.error) : null;
+  const otherError = create.error && !serverSlugProblem && !serverNameProblem ? describeError(create.error) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -81,8 +80,7 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
           error={slugError}
           hint={
             <>
-              Lower-case letters, digits and hyphens; up to {SLUG_MAX}. It’s in the address:{" "}
-              <span className="mono">/app/buckets/{slug || "…"}</span>
+              Lower-case letters, digits and hyphens; up to {SLUG_MAX}. It’s in the address: <span className="mono">/app/buckets/{slug || "…"}</span>
             </>
           }
         />

@@ -95,7 +95,12 @@ export function MembersPanel({ slug, canManage, meId }: { slug: string; canManag
                   {ROLE_NAMES[m.role]} · <TimeAgo iso={m.added_at} prefix="invited " />
                 </MemberWho>
                 {canManage ? (
-                  <button type="button" className="button button--small button--quiet" onClick={() => setWithdrawing(m)} aria-label={`Withdraw the invitation to ${m.email}`}>
+                  <button
+                    type="button"
+                    className="button button--small button--quiet"
+                    onClick={() => setWithdrawing(m)}
+                    aria-label={`Withdraw the invitation to ${m.email}`}
+                  >
                     Withdraw
                   </button>
                 ) : null}

@@ -22,16 +22,19 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
     trpc.pages.create.mutationOptions({
       onSuccess: async (page) => {
         queryClient.setQueryData(trpc.pages.get.queryKey({ slug: page.slug }), page);
-        await Promise.all([
-          queryClient.invalidateQueries(trpc.pages.list.pathFilter()),
-          queryClient.invalidateQueries(trpc.workspaces.pathFilter()),
-        ]);
+        await Promise.all([queryClient.invalidateQueries(trpc.pages.list.pathFilter()), queryClient.invalidateQueries(trpc.workspaces.pathFilter())]);
         onClose();
         navigate(`/buckets/${workspace}/${page.slug}?edit=1`);
       },
     }),
   );
-  const { name: title, slug, changeName: changeTitle, changeSlug, reset: resetNames } = useNameAndSlug(() => {
+  const {
+    name: title,
+    slug,
+    changeName: changeTitle,
+    changeSlug,
+    reset: resetNames,
+  } = useNameAndSlug(() => {
     if (create.isError) create.reset();
   });
 
@@ -53,8 +56,7 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
         : fieldIssue(create.error, "slug")
       : null);
   const titleError = (showProblems ? titleProblem : null) ?? (create.error ? fieldIssue(create.error, "title") : null);
-  const otherError =
-    create.error && !slugError && !titleError && !fieldIssue(create.error, "summary") ? describeError(create.error) : null;
+  const otherError = create.error && !slugError && !titleError && !fieldIssue(create.error, "summary") ? describeError(create.error) : null;
   const summaryError = create.error ? fieldIssue(create.error, "summary") : null;
 
   const submit = (event: FormEvent) => {
@@ -77,14 +79,7 @@ export function NewPageDialog({ open, workspace, onClose }: { open: boolean; wor
       error={otherError}
       submitLabel="Create and edit"
     >
-      <TextField
-        label="Title"
-        error={titleError}
-        value={title}
-        maxLength={200}
-        autoFocus
-        onChange={changeTitle}
-      />
+      <TextField label="Title" error={titleError} value={title} maxLength={200} autoFocus onChange={changeTitle} />
       <SlugField
         label="Address"
         prefix="/a/"

@@ -30,7 +30,13 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
       },
     }),
   );
-  const { name, slug, changeName, changeSlug, reset: resetNames } = useNameAndSlug(() => {
+  const {
+    name,
+    slug,
+    changeName,
+    changeSlug,
+    reset: resetNames,
+  } = useNameAndSlug(() => {
     if (create.isError) create.reset();
   });
 
@@ -51,15 +57,12 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
       : (server.rest.find((p) => p.path === "slug")?.message ?? null)
     : null;
   const slugError = (showProblems ? localSlugProblem : null) ?? (serverSlug ? `The slug ${serverSlug.replace(/^The slug /, "")}` : null);
-  const nameError =
-    (showProblems ? nameProblem : null) ?? (server.rest.find((p) => p.path === "name") ? "The name must be 1 to 100 characters." : null);
+  const nameError = (showProblems ? nameProblem : null) ?? (server.rest.find((p) => p.path === "name") ? "The name must be 1 to 100 characters." : null);
   const columnErrors = (key: string) => ({
     name: (showProblems ? local.byKey[key]?.name : undefined) ?? server.byKey[key]?.name,
     options: (showProblems ? local.byKey[key]?.options : undefined) ?? server.byKey[key]?.options,
   });
-  const overall =
-    (showProblems ? local.overall : null) ??
-    (server.rest.find((p) => p.path === "columns") ? describeError(create.error) : null);
+  const overall = (showProblems ? local.overall : null) ?? (server.rest.find((p) => p.path === "columns") ? describeError(create.error) : null);
   const otherError =
     create.error && !isConflict(create.error) && !slugError && !nameError && !overall && Object.keys(server.byKey).length === 0
       ? describeError(create.error)
@@ -90,15 +93,7 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
       submitLabel="Create table"
     >
       <div className="form-grid">
-        <TextField
-          label="Name"
-          error={nameError}
-          value={name}
-          maxLength={100}
-          autoFocus
-          placeholder="e.g. Reading list"
-          onChange={changeName}
-        />
+        <TextField label="Name" error={nameError} value={name} maxLength={100} autoFocus placeholder="e.g. Reading list" onChange={changeName} />
         <SlugField
           value={slug}
           onChange={changeSlug}

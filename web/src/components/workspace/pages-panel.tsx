@@ -11,23 +11,10 @@ import "./panels.css";
 
 const PAGE_SIZE = 25;
 
-export function PagesPanel({
-  slug,
-  canWrite,
-  directory,
-  onNewPage,
-}: {
-  slug: string;
-  canWrite: boolean;
-  directory: Directory;
-  onNewPage: () => void;
-}) {
+export function PagesPanel({ slug, canWrite, directory, onNewPage }: { slug: string; canWrite: boolean; directory: Directory; onNewPage: () => void }) {
   const trpc = useTRPC();
   const pages = useInfiniteQuery(
-    trpc.pages.list.infiniteQueryOptions(
-      { workspace: slug, limit: PAGE_SIZE },
-      { getNextPageParam: (last) => last.next_cursor ?? undefined },
-    ),
+    trpc.pages.list.infiniteQueryOptions({ workspace: slug, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
   );
   const [filter, setFilter] = useState("");
 
@@ -41,9 +28,7 @@ export function PagesPanel({
     );
   }
   if (pages.isError) {
-    return (
-      <LoadError what="The pages" error={pages.error} onRetry={() => void pages.refetch()} />
-    );
+    return <LoadError what="The pages" error={pages.error} onRetry={() => void pages.refetch()} />;
   }
 
   const all = pages.data.pages.flatMap((p) => p.pages);
@@ -56,9 +41,7 @@ export function PagesPanel({
   }
 
   const needle = filter.trim().toLowerCase();
-  const shown = needle
-    ? all.filter((p) => `${p.title} ${p.slug} ${p.summary}`.toLowerCase().includes(needle))
-    : all;
+  const shown = needle ? all.filter((p) => `${p.title} ${p.slug} ${p.summary}`.toLowerCase().includes(needle)) : all;
 
   return (
     <div className="pages-panel">
@@ -99,12 +82,7 @@ export function PagesPanel({
       {needle && shown.length === 0 ? <p className="muted">No loaded page matches “{filter.trim()}”.</p> : null}
       {pages.hasNextPage ? (
         <div className="load-more">
-          <button
-            type="button"
-            className="button"
-            onClick={() => void pages.fetchNextPage()}
-            disabled={pages.isFetchingNextPage}
-          >
+          <button type="button" className="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
             {pages.isFetchingNextPage ? "Loading…" : "Show more pages"}
           </button>
           {pages.isFetchNextPageError ? (

@@ -122,8 +122,8 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
         Share links
       </h2>
       <p className="muted">
-        A share link lets anyone who has it read one page, or every page here, without an account, even while the workspace is private. Links
-        that agents made show here too. Revoke one and it stops working at once.
+        A share link lets anyone who has it read one page, or every page here, without an account, even while the workspace is private. Links that agents made
+        show here too. Revoke one and it stops working at once.
       </p>
       {unclaimed ? (
         <p className="muted">An unclaimed sandbox can’t be shared. Claim it first.</p>
@@ -153,9 +153,7 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
       ) : null}
       {created ? (
         <div className="callout settings__created" role="status">
-          <p>
-            A link to {created.what}. Copy it now: it is shown only this once (we keep only a fingerprint of it).
-          </p>
+          <p>A link to {created.what}. Copy it now: it is shown only this once (we keep only a fingerprint of it).</p>
           <div className="link-box">
             <span className="link-box__url" data-testid="new-share-link">
               {created.url}
@@ -261,16 +259,16 @@ function DeleteSection({ workspace }: { workspace: Workspace }) {
             <p>This can’t be undone. Deleting it removes, for good:</p>
             <ul className="settings__consequences">
               <li>
-                its {plural(workspace.usage.pages, "page")}, with every earlier version; their addresses (<span className="mono">/a/…</span>)
-                stop working and can be taken by other pages;
+                its {plural(workspace.usage.pages, "page")}, with every earlier version; their addresses (<span className="mono">/a/…</span>) stop working and
+                can be taken by other pages;
               </li>
               <li>its {tableCount === null ? "tables" : plural(tableCount, "table")}, with every row;</li>
               <li>every share link to it: people who have one can no longer open anything;</li>
               <li>its activity, and its members’ access to it.</li>
             </ul>
             <p>
-              Agent tokens limited to this workspace lose it; a token limited to this workspace alone stops working. Tokens for all your
-              workspaces keep working in the others.
+              Agent tokens limited to this workspace lose it; a token limited to this workspace alone stops working. Tokens for all your workspaces keep working
+              in the others.
             </p>
           </div>
           <TextField

@@ -13,9 +13,8 @@ type Workspace = RouterOutputs["workspaces"]["get"];
 export function PublicStatement({ slug }: { slug: string }) {
   return (
     <>
-      Anyone with the link can read every page at <span className="mono">/a/…</span> and the workspace at{" "}
-      <span className="mono">/app/buckets/{slug}</span>, without signing in. Search engines and link previews may show
-      them. Only members and their agents can change anything.
+      Anyone with the link can read every page at <span className="mono">/a/…</span> and the workspace at <span className="mono">/app/buckets/{slug}</span>,
+      without signing in. Search engines and link previews may show them. Only members and their agents can change anything.
     </>
   );
 }
@@ -61,8 +60,8 @@ export function SharingPanel({ workspace }: { workspace: Workspace }) {
           <>
             <p className="visibility-card__title">Private: members only</p>
             <p className="visibility-card__text">
-              Only the people in this workspace can open it, and agents only through a member’s token. Page links
-              (<span className="mono">/a/…</span>) show “not found” to everyone else.
+              Only the people in this workspace can open it, and agents only through a member’s token. Page links (<span className="mono">/a/…</span>) show “not
+              found” to everyone else.
             </p>
           </>
         )}
@@ -72,11 +71,7 @@ export function SharingPanel({ workspace }: { workspace: Workspace }) {
           <p className="muted">An unclaimed sandbox can’t be made public. Claim it first.</p>
         ) : (
           <div className="form-actions form-actions--start">
-            <button
-              type="button"
-              className={isPublic ? "button" : "button button--primary"}
-              onClick={() => setConfirming(isPublic ? "private" : "public")}
-            >
+            <button type="button" className={isPublic ? "button" : "button button--primary"} onClick={() => setConfirming(isPublic ? "private" : "public")}>
               {isPublic ? "Make private…" : "Make public…"}
             </button>
           </div>
@@ -108,10 +103,7 @@ export function SharingPanel({ workspace }: { workspace: Workspace }) {
         {...confirmsMutation(setVisibility, () => setConfirming(null))}
         onConfirm={() => setVisibility.mutate({ slug: workspace.slug, visibility: "private" })}
       >
-        <p>
-          Links that were shared stop working for anyone who isn’t a member. Copies others already saved can’t be taken
-          back.
-        </p>
+        <p>Links that were shared stop working for anyone who isn’t a member. Copies others already saved can’t be taken back.</p>
       </ConfirmDialog>
     </section>
   );

@@ -20,9 +20,7 @@ export function TablesPanel({ slug, canWrite, onNewTable }: { slug: string; canW
     );
   }
   if (query.isError) {
-    return (
-      <LoadError what="The tables" error={query.error} onRetry={() => void query.refetch()} />
-    );
+    return <LoadError what="The tables" error={query.error} onRetry={() => void query.refetch()} />;
   }
 
   if (tables.length === 0) {

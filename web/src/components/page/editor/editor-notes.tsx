@@ -50,8 +50,7 @@ export function NewerVersion({ newer, dirty, directory, onCompare, onLoad }: New
   return (
     <div className="callout callout--warn" role="status">
       <p>
-        <ActorName actor={newer.updated_by} directory={directory} /> saved version {newer.version}{" "}
-        <TimeAgo iso={newer.updated_at} /> while you’re editing.
+        <ActorName actor={newer.updated_by} directory={directory} /> saved version {newer.version} <TimeAgo iso={newer.updated_at} /> while you’re editing.
         {dirty ? " Saving now would need a choice between your text and theirs." : ""}
       </p>
       <div className="callout__actions">

@@ -108,7 +108,8 @@ export function PageEditor({
 
       {session.merged ? (
         <p className="callout" role="status">
-          Merged with <ActorName actor={session.merged.with} directory={directory} />’s change to version {session.merged.version}
+          Merged with <ActorName actor={session.merged.with} directory={directory} />
+          ’s change to version {session.merged.version}
           {session.savedVersion !== null && session.savedVersion > session.merged.version
             ? `, saved as version ${session.savedVersion}.`
             : ": your changes and theirs touch different parts, so both are kept."}
@@ -116,11 +117,7 @@ export function PageEditor({
       ) : null}
 
       {discarded ? (
-        <DiscardedText
-          discarded={discarded}
-          onPutBack={() => dispatch({ type: "put-back" })}
-          onDismiss={() => dispatch({ type: "dismiss-discarded" })}
-        />
+        <DiscardedText discarded={discarded} onPutBack={() => dispatch({ type: "put-back" })} onDismiss={() => dispatch({ type: "dismiss-discarded" })} />
       ) : null}
 
       {conflict ? (
@@ -176,8 +173,7 @@ export function PageEditor({
 
           {kind === null ? (
             <p className="callout" role="note">
-              This page is made of tables, which people and agents keep up to date. You can change its title, its summary and
-              which tables it shows here.
+              This page is made of tables, which people and agents keep up to date. You can change its title, its summary and which tables it shows here.
             </p>
           ) : (
             <BodyEditor

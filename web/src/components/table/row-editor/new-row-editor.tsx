@@ -81,9 +81,7 @@ export function NewRowEditor({
           problem={problems[col.name]}
         />
       )}
-      meta={
-        <EditorMeta status={insert.isPending ? "Adding…" : added > 0 ? `${added} added` : "New row"} keys="Enter adds · Esc closes" />
-      }
+      meta={<EditorMeta status={insert.isPending ? "Adding…" : added > 0 ? `${added} added` : "New row"} keys="Enter adds · Esc closes" />}
       actions={
         <EditorButtons
           saveLabel={insert.isPending ? "Adding…" : "Add"}

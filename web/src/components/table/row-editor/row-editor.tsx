@@ -2,18 +2,7 @@
 // the row meanwhile, both sides are shown and the person chooses (RowConflict); "Combine by
 // hand" goes on editing over their version, with their values under each field.
 import { useEffect, useState } from "react";
-import {
-  type Column,
-  type Row,
-  type RowValues,
-  cellText,
-  inputOf,
-  inputsOf,
-  newRowValues,
-  parseInput,
-  rowChanges,
-  sameCell,
-} from "../../../lib/table-cells";
+import { type Column, type Row, type RowValues, cellText, inputOf, inputsOf, newRowValues, parseInput, rowChanges, sameCell } from "../../../lib/table-cells";
 import { RowConflict, type TheirRow } from "../row-conflict";
 import type { RowEditorProps } from "./common";
 import { EditorButtons, EditorFrame, EditorMeta, RowField, useEditorFrame } from "./editor-frame";

@@ -33,8 +33,8 @@ export function RowNotes({
       {newer ? (
         <div className="callout callout--warn" role="status">
           <p>
-            <ActorName actor={newer.updated_by} directory={directory} /> saved version {newer.version} of this row{" "}
-            <TimeAgo iso={newer.updated_at} /> while you’re editing. Saving will ask you to choose between your values and theirs.
+            <ActorName actor={newer.updated_by} directory={directory} /> saved version {newer.version} of this row <TimeAgo iso={newer.updated_at} /> while
+            you’re editing. Saving will ask you to choose between your values and theirs.
           </p>
           <div className="callout__actions">
             <button type="button" className="button button--small" onClick={onCompare}>
@@ -49,9 +49,7 @@ export function RowNotes({
         </p>
       ) : null}
       {referenceVersion !== null ? (
-        <p className="field__hint">
-          Editing over version {referenceVersion}. Where theirs differs from what you have, it is shown under the field.
-        </p>
+        <p className="field__hint">Editing over version {referenceVersion}. Where theirs differs from what you have, it is shown under the field.</p>
       ) : null}
     </>
   );
