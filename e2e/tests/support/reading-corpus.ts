@@ -57,7 +57,7 @@ function migrate(birds) {
 
 ## An image without a size
 
-![A wide placeholder picture of a lake](data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="600"><rect width="2400" height="600" fill="#7a9"/></svg>')})
+![The Atelier mark, drawn without a size](/app/favicon.svg)
 
 The end.
 `;

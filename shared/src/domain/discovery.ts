@@ -264,11 +264,12 @@ export function connectGuideHtml(config: DiscoveryConfig): string {
 <style>
 :root{color-scheme:light dark;--fg:#1c1d21;--bg:#fffefb;--muted:#5f636b;--code:#f3f2ec;--accent:#2f4fc9}
 @media screen and (prefers-color-scheme:dark){:root{--fg:#e8e8eb;--bg:#141518;--muted:#a2a5ad;--code:#1f2126;--accent:#94a7ff}}
-body{font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:0 auto;padding:2rem 1.25rem 4rem;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
+body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
+main{max-width:46rem;margin:0 auto;padding:2rem 1.25rem 4rem}
 h1{font-size:1.9rem;margin-bottom:.25rem}h2{margin-top:2.2rem}code,pre{background:var(--code);border-radius:6px;font:14px/1.45 ui-monospace,Menlo,Consolas,monospace}
 code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:var(--accent)}.lead{color:var(--muted);font-size:1.1rem;margin-top:0}
 pre:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
-</style></head><body>
+</style></head><body><main>
 <h1>Connect an agent</h1>
 <p class="lead">Agents read and write your workspaces through Atelier's MCP server: AI apps sign in and you allow them; scripts use a token you control.</p>
 <h2>1. Add the address, then sign in</h2>
@@ -308,6 +309,6 @@ Prompts your app may show as commands: ${PROMPT_NAMES.map((n) => `<code>${n}</co
 (at most ${config.ANON_MAX_PAGES} artifacts). To keep what it made, claim the sandbox within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)}: the agent asks for your e-mail address,
 you receive a six-digit code, and you give it to the agent. The sandbox then becomes one of your workspaces. Unclaimed sandboxes disappear after
 ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} and are deleted ${dayText(config.ANON_RETENTION_SECONDS)} later. The agents' walkthrough is <a href="${b}/auth.md">auth.md</a>.</p>
-</body></html>
+</main></body></html>
 `;
 }
