@@ -71,6 +71,8 @@ describe("reading a published page (issue 17 item 6)", () => {
     expect(html).toContain('<td align="right">12.50</td>');
     expect(html).toContain('<td align="center">ok</td>');
     expect(page("| a |\n|--:|\n| 1 |")).toMatch(/td\[align=right\]\{text-align:right\}/);
+    // Unmarked columns start where the text starts (right-to-left cells on the right); marked ones as marked.
+    expect(page("| a |\n|--:|\n| 1 |")).toMatch(/td\[align=left\]\{text-align:left\}/);
   });
 
   it("highlights fenced code that names its language, with classes only, and leaves the rest plain", () => {

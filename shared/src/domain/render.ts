@@ -64,7 +64,7 @@ table{border-collapse:separate;border-spacing:0;width:max-content;min-width:100%
 th,td{padding:.45rem .7rem;border-bottom:1px solid var(--line);text-align:start;vertical-align:top;max-width:22rem}
 tr:last-child>td{border-bottom:0}
 th{background:var(--code);position:sticky;top:0;z-index:1}
-th[align=center],td[align=center]{text-align:center}th[align=right],td[align=right]{text-align:right}
+th[align=left],td[align=left]{text-align:left}th[align=center],td[align=center]{text-align:center}th[align=right],td[align=right]{text-align:right}
 @media print{.atelier-scroll{max-height:none;border:0}table{width:auto}th{position:static}tr{break-inside:avoid}}
 `.trim();
 
