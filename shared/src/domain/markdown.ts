@@ -43,12 +43,6 @@ function titleWords(s: string): string[] {
   );
 }
 
-/** Titles compare by their words: spacing, punctuation and case aside. */
-export function sameTitle(a: string, b: string): boolean {
-  const x = titleWords(a).join(" ");
-  return x !== "" && x === titleWords(b).join(" ");
-}
-
 /**
  * Edits (insert, delete, replace, swap two neighbours) turning one string into the other, or
  * more than `max` as soon as that is certain.
