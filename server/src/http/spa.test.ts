@@ -47,6 +47,7 @@ describe("spaRoutes behind the error handler", () => {
     writeFileSync(path.join(dir, "assets", "app-def456.js.gz"), gzipSync(APP_JS));
     writeFileSync(path.join(dir, "assets", "style-0a1b2c.css"), APP_CSS);
     writeFileSync(path.join(dir, "assets", "style-0a1b2c.css.gz"), gzipSync(APP_CSS));
+    writeFileSync(path.join(dir, "assets", "app-def456.js.map"), '{"version":3,"sources":["secret.ts"]}');
     const app = express();
     app.post("/json", express.json(), (_req, res) => res.json({ ok: true }));
     app.use(spaRoutes(dir));
@@ -115,9 +116,11 @@ describe("spaRoutes behind the error handler", () => {
   });
 
   it("publishes no source maps: the build keeps them elsewhere, and a request for one is a 404", async () => {
+    // One left in the folder by hand is not served either.
     const res = await get(`${base}/app/assets/app-def456.js.map`, { "accept-encoding": "br" });
     expect(res.status).toBe(404);
-    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(res.body.toString()).not.toContain("secret.ts");
+    expect(JSON.parse(res.body.toString())).toMatchObject({ error: "not_found" });
   });
 
   it("still answers a malformed JSON body with 400 invalid_request", async () => {

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import express, { type RequestHandler, Router } from "express";
+import { notFound } from "./errors";
 
 const ASSET_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -46,6 +47,8 @@ export function spaRoutes(distDir: string): Router {
   if (!existsSync(index)) throw new Error(`WEB_DIST_DIR: ${distDir} has no index.html; run pnpm build first`);
   const assets = path.join(distDir, "assets");
   const r = Router();
+  // Even a map left in the folder by hand is not published (the build puts them elsewhere).
+  r.use("/app/assets", (req, res, next) => (req.path.endsWith(".map") ? notFound(req, res, next) : next()));
   r.use("/app/assets", precompressed(assets));
   r.use(
     "/app/assets",
