@@ -191,7 +191,7 @@ describe("tables", () => {
     const page = await call(client, "create_page", { slug, title: "What I read", body_markdown: "My list:", tables: [{ collection: table }] });
     expect(page.isError).toBe(false);
     let html = (await sc.database.c.artifacts.findOne({ _id: slug }))?.html ?? "";
-    expect(html).toContain("<caption>Reading list</caption>");
+    expect(html).toContain("<figcaption>Reading list</figcaption>");
     expect(html).toContain('<th scope="col">book</th>');
     expect(html).toContain("Dune &lt;1965&gt;");
     expect(html).toContain('href="https://example.com/dune" rel="nofollow noopener noreferrer"');

@@ -207,6 +207,8 @@ export interface ArtifactDoc {
   bytes: number;
   redirect: { to: string; until: Date } | null;
   updatedAt: Date;
+  /** The renderer that made `html` (RENDERER_VERSION in domain/render.ts); absent: before issue 27. */
+  renderer?: number;
 }
 
 /** A workspace's slug, keyed by itself: lookups by slug are primary-key lookups, and a slug is unique by construction. */

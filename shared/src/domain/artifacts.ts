@@ -9,7 +9,7 @@ import { utf8Bytes } from "../schemas/cells";
 import { can, isHidden, type Principal } from "./access";
 import { now } from "./clock";
 import type { StoreDeps } from "./deps";
-import { etagOf, renderPage } from "./render";
+import { etagOf, RENDERER_VERSION, renderPage } from "./render";
 import { parseTableViewSpec, renderTableView, tableOfPart } from "./table-views";
 
 const artifactKey = (slug: string) => `art:${slug}`;
@@ -103,7 +103,7 @@ export async function writeRendition(
     if (!before || before.version > page.version) return 0;
     const r = await database.c.artifacts.updateOne(
       { _id: page.slug, pageId: page._id, version: before.version, updatedAt: before.updatedAt },
-      { $set: { html, etag: etagOf(html), version: page.version, public: isPublicWorkspace(ws), bytes, updatedAt: now() } },
+      { $set: { html, etag: etagOf(html), version: page.version, public: isPublicWorkspace(ws), bytes, updatedAt: now(), renderer: RENDERER_VERSION } },
     );
     if (r.modifiedCount !== 1) continue;
     deps.cache.delete(artifactKey(page.slug));
@@ -130,7 +130,7 @@ export async function rerender(deps: StoreDeps, page: PageDoc, ws: WorkspaceDoc)
   const bytes = utf8Bytes(html);
   const r = await database.c.artifacts.updateOne(
     { _id: page.slug, pageId: page._id, version: page.version, updatedAt: { $lte: since } },
-    { $set: { html, etag: etagOf(html), public: isPublicWorkspace(ws), bytes, updatedAt: now() } },
+    { $set: { html, etag: etagOf(html), public: isPublicWorkspace(ws), bytes, updatedAt: now(), renderer: RENDERER_VERSION } },
   );
   deps.cache.delete(artifactKey(page.slug));
   return r.modifiedCount === 1 ? bytes - before.bytes : 0;
@@ -154,7 +154,7 @@ export function forgetArtifact(deps: Pick<StoreDeps, "cache">, slug: string): vo
   deps.cache.delete(artifactKey(slug));
 }
 
-type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "etag" | "public" | "redirect">;
+type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "etag" | "public" | "redirect" | "renderer">;
 
 /**
  * An artifact by slug. Public ones come from the cache (at most CACHE_TTL_MS old); private
@@ -163,7 +163,8 @@ type Served = Pick<ArtifactDoc, "_id" | "pageId" | "workspaceId" | "html" | "eta
 async function artifactBySlug(deps: StoreDeps, slug: string): Promise<Served | null> {
   const cached = deps.cache.get<Served>(artifactKey(slug));
   if (cached) return cached;
-  const read = () => deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1 } });
+  const read = () =>
+    deps.database.c.artifacts.findOne({ _id: slug }, { projection: { pageId: 1, workspaceId: 1, html: 1, etag: 1, public: 1, redirect: 1, renderer: 1 } });
   // CACHE_TTL_MS=0: every read is the request's own.
   if (!deps.cache.enabled) return read();
   // When a hot page's entry runs out, every request in flight misses at once: they share one read.
@@ -219,6 +220,7 @@ export async function getRenderedArtifact(
   if (!doc) return null;
   if (doc.redirect && doc.redirect.until <= now()) return null;
   if (!doc.redirect && doc.html === null) return null;
+  if (!doc.redirect && (doc.renderer ?? 1) < RENDERER_VERSION) refreshStale(deps, doc);
   const answer = (isPublic: boolean): RenderedArtifact =>
     doc.redirect ? { kind: "moved", slug: doc.redirect.to, isPublic } : { kind: "document", html: doc.html ?? "", etag: doc.etag, isPublic };
   if (doc.public) return answer(true);
@@ -228,6 +230,33 @@ export async function getRenderedArtifact(
   const ws = await deps.cache.through(`ws:${doc.workspaceId}`, () => deps.database.c.workspaces.findOne({ _id: doc.workspaceId }));
   if (!ws || !can(who, ws, "read")) return null;
   return answer(false);
+}
+
+/** The refreshes under way in this process, per cache (one per process; tests run several). */
+const refreshing = new WeakMap<object, Set<string>>();
+
+/**
+ * A document made by an older renderer is made again, in the background, when it is read:
+ * this reader gets the stored one, later readers the new one (within CACHE_TTL_MS). Pages
+ * nobody reads are never re-rendered (no scan of every stored document), and the rendering
+ * is the same conditional write a table change makes (`rerender`): a newer version written
+ * meanwhile wins. Best effort: a refresh that fails is tried again on a later read.
+ */
+function refreshStale(deps: StoreDeps, doc: Served): void {
+  let running = refreshing.get(deps.cache);
+  if (!running) refreshing.set(deps.cache, (running = new Set()));
+  if (running.has(doc._id)) return;
+  running.add(doc._id);
+  void (async () => {
+    const page = await deps.database.c.pages.findOne({ _id: doc.pageId });
+    if (!page || page.slug !== doc._id || page.deletingAt || page.revisionPending) return;
+    const ws = await deps.database.c.workspaces.findOne({ _id: page.workspaceId });
+    if (!ws || isHidden(ws)) return;
+    const grew = await rerender(deps, page, ws);
+    if (grew !== 0) await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $inc: { "usage.bytes": grew } });
+  })()
+    .catch(() => undefined)
+    .finally(() => running.delete(doc._id));
 }
 
 /**

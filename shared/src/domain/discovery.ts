@@ -262,11 +262,14 @@ export function connectGuideHtml(config: DiscoveryConfig): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Connect an agent · Atelier</title>
 <style>
-body{font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:46rem;margin:0 auto;padding:2rem 1.25rem 4rem;color:#1c1d21;background:#fffefb}
-@media (prefers-color-scheme:dark){body{color:#e8e8eb;background:#141518}code,pre{background:#1f2126!important}}
-h1{font-size:1.9rem;margin-bottom:.25rem}h2{margin-top:2.2rem}code,pre{background:#f3f2ec;border-radius:6px;font:14px/1.45 ui-monospace,Menlo,Consolas,monospace}
-code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:#3b5bdb}.lead{color:#60646c;font-size:1.1rem;margin-top:0}
-</style></head><body>
+:root{color-scheme:light dark;--fg:#1c1d21;--bg:#fffefb;--muted:#5f636b;--code:#f3f2ec;--accent:#2f4fc9}
+@media screen and (prefers-color-scheme:dark){:root{--fg:#e8e8eb;--bg:#141518;--muted:#a2a5ad;--code:#1f2126;--accent:#94a7ff}}
+body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:break-word}
+main{max-width:46rem;margin:0 auto;padding:2rem 1.25rem 4rem}
+h1{font-size:1.9rem;margin-bottom:.25rem}h2{margin-top:2.2rem}code,pre{background:var(--code);border-radius:6px;font:14px/1.45 ui-monospace,Menlo,Consolas,monospace}
+code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:var(--accent)}.lead{color:var(--muted);font-size:1.1rem;margin-top:0}
+pre:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+</style></head><body><main>
 <h1>Connect an agent</h1>
 <p class="lead">Agents read and write your workspaces through Atelier's MCP server: AI apps sign in and you allow them; scripts use a token you control.</p>
 <h2>1. Add the address, then sign in</h2>
@@ -276,7 +279,7 @@ asks for, choose which workspaces and for how long, and choose <strong>Allow</st
 ${signInGuides(config.BASE_URL)
   .map(
     (g) =>
-      `<h3>${esc(g.name)}</h3>\n<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre>${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`,
+      `<h3>${esc(g.name)}</h3>\n<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre tabindex="0" role="group" aria-label="${esc(g.name)}: what to paste">${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`,
   )
   .join("\n")}
 <h2>2. Scripts and apps without sign-in: a token</h2>
@@ -285,7 +288,10 @@ ${signInGuides(config.BASE_URL)
 with the configuration for your client ready to paste. Revoke or rotate it there at any time: a revoked token stops working on its next request.
 Send it as <code>Authorization: Bearer …</code>:</p>
 ${clientConfigs(config.BASE_URL, "YOUR_TOKEN")
-  .map((c) => `<p><strong>${esc(c.name)}</strong>: ${esc(c.hint)}</p>\n<pre>${esc(c.text)}</pre>`)
+  .map(
+    (c) =>
+      `<p><strong>${esc(c.name)}</strong>: ${esc(c.hint)}</p>\n<pre tabindex="0" role="group" aria-label="${esc(c.name)}: configuration">${esc(c.text)}</pre>`,
+  )
   .join("\n")}
 <h2>3. What agents can do</h2>
 ${(["read", "write", "admin"] as const)
@@ -303,6 +309,6 @@ Prompts your app may show as commands: ${PROMPT_NAMES.map((n) => `<code>${n}</co
 (at most ${config.ANON_MAX_PAGES} artifacts). To keep what it made, claim the sandbox within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)}: the agent asks for your e-mail address,
 you receive a six-digit code, and you give it to the agent. The sandbox then becomes one of your workspaces. Unclaimed sandboxes disappear after
 ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} and are deleted ${dayText(config.ANON_RETENTION_SECONDS)} later. The agents' walkthrough is <a href="${b}/auth.md">auth.md</a>.</p>
-</body></html>
+</main></body></html>
 `;
 }

@@ -1,22 +1,23 @@
 // Markdown → sanitized, highlighted HTML: the one pipeline the server renders artifacts with
-// (render.ts) and the app's live preview runs in the browser (web/src/lib/markdown.ts), so
-// the preview shows what the published page will show. Browser-safe: no Node imports.
+// (render.ts) and the app's preview and history run in the browser (web/src/lib/markdown.ts),
+// so the app shows what the published page will show. Browser-safe: no Node imports.
 //
-//   remark (+ GFM) → [a leading "# Title" equal to the page title dropped] → rehype
-//   → rehype-sanitize (GitHub's schema) → code blocks highlighted → HTML
+//   remark (+ GFM) → rehype → rehype-sanitize (GitHub's schema) → code blocks highlighted
+//   → made readable (scrolling frames, labelled task boxes) → [a leading "# Title" close to
+//   the page title taken out, to be the page's heading] → HTML
 //
-// Highlighting runs after the sanitizer: it only wraps the text of `pre > code` in spans
-// with `hljs-*` classes (no styles, no attributes from the input), so nothing it adds can
-// carry script; the colours are in the document's stylesheet (render.ts), light and dark.
-import type { Element, Root as HastRoot } from "hast";
-import type { Heading, Root as MdastRoot, RootContent } from "mdast";
+// Highlighting and the reading touches run after the sanitizer: they only wrap text in spans
+// with `hljs-*` classes and add fixed attributes and wrappers of our own (never anything from
+// the input), so nothing they add can carry script; the colours and the layout are in the
+// document's stylesheet (render.ts), light and dark.
+import type { Element, ElementContent, Root as HastRoot, RootContent } from "hast";
 import rehypeHighlight from "rehype-highlight";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import { type Plugin, unified } from "unified";
+import { unified } from "unified";
 
 /**
  * GitHub's schema (it keeps `align` on table cells, which is how GFM states a column's
@@ -32,29 +33,60 @@ export const markdownSchema = { ...defaultSchema, clobberPrefix: "md-" };
  */
 export const HIGHLIGHT_BUDGET_CHARS = 128 * 1024;
 
-function textOf(node: RootContent | Heading): string {
-  if ("value" in node && typeof node.value === "string") return node.value;
-  if ("children" in node) return (node.children as RootContent[]).map(textOf).join("");
-  return "";
-}
-
-/** Titles compare by their words: spacing and case aside. */
-export function sameTitle(a: string, b: string): boolean {
-  const norm = (s: string) => s.normalize("NFC").replace(/\s+/g, " ").trim().toLocaleLowerCase("en");
-  return norm(a) !== "" && norm(a) === norm(b);
+/** The words of a title: letters and digits, in lower case; spacing, punctuation and marks aside. */
+function titleWords(s: string): string[] {
+  return (
+    s
+      .normalize("NFKC")
+      .toLocaleLowerCase("en")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /**
- * Drops a first-level heading that opens the text and says the page's title (given as the
- * file's `data.title`), since the page's header already prints it.
+ * Edits (insert, delete, replace, swap two neighbours) turning one string into the other, or
+ * more than `max` as soon as that is certain.
  */
-const remarkDropTitle: Plugin<[], MdastRoot> = () => {
-  return (tree, file) => {
-    const title = (file.data as { title?: unknown }).title;
-    const first = tree.children[0];
-    if (typeof title === "string" && first?.type === "heading" && first.depth === 1 && sameTitle(textOf(first), title)) tree.children.shift();
-  };
-};
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      row.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > max) return max + 1;
+    before = prev;
+    prev = row;
+  }
+  return prev[b.length] ?? max + 1;
+}
+
+/**
+ * Whether a heading says the page's title, or close to it: the same words (spacing,
+ * punctuation and case aside); the title with a few words more or fewer at either end
+ * ("Release plan" / "Release plan for Q3"), the shorter being at least half the longer; or
+ * a typo or two (one edit per eight characters). A heading that says something else
+ * ("Introduction") is not the title.
+ */
+export function closeToTitle(heading: string, title: string): boolean {
+  const h = titleWords(heading);
+  const t = titleWords(title);
+  if (h.length === 0 || t.length === 0) return false;
+  const [short, long] = h.length <= t.length ? [h, t] : [t, h];
+  const opens = short.every((w, i) => long[i] === w);
+  const ends = short.every((w, i) => long[long.length - short.length + i] === w);
+  if ((opens || ends) && short.length * 2 >= long.length) return true;
+  const a = h.join(" ");
+  const b = t.join(" ");
+  const typos = Math.floor(Math.max(a.length, b.length) / 8);
+  return typos > 0 && editDistance(a, b, typos) <= typos;
+}
 
 /** Marks the code blocks past the document's highlighting budget with the class highlight.js skips. */
 function rehypeHighlightBudget() {
@@ -86,21 +118,104 @@ function codeLength(node: Element): number {
   return n;
 }
 
+const BLOCKS = new Set(["p", "ul", "ol", "div", "pre", "blockquote", "table", "figure", "dl", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "details"]);
+
+const element = (tagName: string, properties: Element["properties"], children: ElementContent[]): Element => ({
+  type: "element",
+  tagName,
+  properties,
+  children,
+});
+
+/**
+ * A task item's box gets its text as its label (a bare disabled checkbox has no name): the
+ * box and the inline content after it, up to the first block (a nested list, a paragraph),
+ * go into a `<label>`. In a loose list the box sits in the item's first paragraph.
+ */
+function labelTask(item: Element): void {
+  const first = item.children.find((c) => c.type === "element");
+  const holder = first?.type === "element" && first.tagName === "p" ? first : item;
+  const at = holder.children.findIndex((c) => c.type === "element" && c.tagName === "input");
+  if (at < 0) return;
+  let end = at + 1;
+  while (end < holder.children.length) {
+    const c = holder.children[end];
+    if (c?.type === "element" && BLOCKS.has(c.tagName)) break;
+    end++;
+  }
+  // The line break before a nested list stays outside the label.
+  while (end > at + 1 && holder.children[end - 1]?.type === "text" && (holder.children[end - 1] as { value: string }).value.trim() === "") end--;
+  const label = element("label", {}, holder.children.slice(at, end));
+  holder.children.splice(at, end - at, label);
+}
+
+/**
+ * Reading touches, after the sanitizer (so the attributes are ours, never the input's): a
+ * code block is a keyboard stop that scrolls sideways inside itself; a table scrolls in a
+ * frame of its own (focusable, named); task items are labelled boxes.
+ */
+function rehypeReading() {
+  return (tree: HastRoot) => {
+    const visit = (node: HastRoot | Element) => {
+      node.children = node.children.map((child) => {
+        if (child.type !== "element") return child;
+        visit(child);
+        if (child.tagName === "pre") {
+          child.properties = { ...child.properties, tabIndex: 0, role: "group", ariaLabel: "Code" };
+          return child;
+        }
+        if (child.tagName === "table") return element("div", { className: ["atelier-scroll"], tabIndex: 0, role: "group", ariaLabel: "Table" }, [child]);
+        if (child.tagName === "li" && Array.isArray(child.properties.className) && child.properties.className.includes("task-list-item")) labelTask(child);
+        return child;
+      }) as typeof node.children;
+    };
+    visit(tree);
+  };
+}
+
 // Built once: highlight.js registers its languages when the processor is made.
 const markdown = unified()
   .use(remarkParse)
   .use(remarkGfm)
-  .use(remarkDropTitle)
   .use(remarkRehype)
   .use(rehypeSanitize, markdownSchema)
   .use(rehypeHighlightBudget)
   .use(rehypeHighlight)
+  .use(rehypeReading)
   .use(rehypeStringify);
 
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+}
+
+function textOf(node: RootContent | ElementContent): string {
+  if (node.type === "text") return node.value;
+  if (node.type === "element") return node.children.map(textOf).join("");
+  return "";
+}
+
+/** Sanitized, highlighted HTML for Markdown. */
+export function markdownToHtml(md: string): string {
+  return renderTitled(md).html;
+}
+
 /**
- * Sanitized HTML for Markdown. With `title`, a leading `# Title` that says the same is left
- * out (the page's header shows it).
+ * The page's heading and its body, by the one rule every view of a page follows (the
+ * published document, the app's preview and its history): when the text opens with a
+ * first-level heading that says the title or close to it (`closeToTitle`), that heading is
+ * taken out of the body and printed as the page's heading, as the author wrote it (inline
+ * markup kept), so the title shows once. Otherwise the heading is the title itself.
+ * `heading` is HTML (escaped or sanitized), for the inside of an `<h1>`.
  */
-export function markdownToHtml(md: string, options: { title?: string | undefined } = {}): string {
-  return String(markdown.processSync({ value: md, data: { title: options.title } }));
+export function renderTitled(md: string, title?: string): { heading: string; html: string } {
+  const tree = markdown.runSync(markdown.parse(md));
+  let heading = title === undefined ? "" : escapeHtml(title);
+  const at = tree.children.findIndex((c) => c.type !== "text" || c.value.trim() !== "");
+  const first = tree.children[at];
+  if (title !== undefined && first?.type === "element" && first.tagName === "h1" && closeToTitle(textOf(first), title)) {
+    heading = markdown.stringify({ type: "root", children: first.children });
+    tree.children.splice(0, at + 1);
+    while (tree.children[0]?.type === "text" && tree.children[0].value.trim() === "") tree.children.shift();
+  }
+  return { heading, html: markdown.stringify(tree) };
 }

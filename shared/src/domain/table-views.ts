@@ -29,6 +29,17 @@ export function publishedDate(value: string): string {
   return DATE_ONLY.test(value) ? dateFormat.format(t) : `${momentFormat.format(t)} UTC`;
 }
 
+/**
+ * A link as a table cell shows it: without its scheme, and a long one as its start and its
+ * end around an ellipsis ("example.com/reports/2026/…/final.html"), so a column of links
+ * stays a column; the link itself is whole.
+ */
+export function linkText(url: string): string {
+  const bare = url.replace(/^https?:\/\//i, "").replace(/^www\./i, "");
+  const chars = Array.from(bare);
+  return chars.length <= 48 ? bare : `${chars.slice(0, 32).join("")}…${chars.slice(-14).join("")}`;
+}
+
 function cellHtml(col: ColumnDef, v: CellValue): string {
   if (v === null) return "";
   switch (col.type) {
@@ -39,7 +50,7 @@ function cellHtml(col: ColumnDef, v: CellValue): string {
     case "date":
       return typeof v === "string" ? `<time datetime="${escapeHtml(v)}">${escapeHtml(publishedDate(v))}</time>` : escapeHtml(String(v));
     case "url":
-      return typeof v === "string" ? `<a href="${escapeHtml(v)}" rel="nofollow noopener noreferrer">${escapeHtml(v)}</a>` : escapeHtml(String(v));
+      return typeof v === "string" ? `<a href="${escapeHtml(v)}" rel="nofollow noopener noreferrer">${escapeHtml(linkText(v))}</a>` : escapeHtml(String(v));
     case "select":
       return `<span class="atelier-choice" data-tone="${choiceTone(String(v), col.options ?? [])}">${escapeHtml(String(v))}</span>`;
     case "text":
@@ -70,10 +81,14 @@ export async function renderTableView(deps: { database: Database }, workspaceId:
     .sort(sortCol ? { [`values.${sortCol.column}`]: sortCol.direction === "desc" ? -1 : 1, _id: 1 } : { _id: 1 })
     .limit(limit)
     .toArray();
-  const head = cols.map((c) => `<th scope="col"${headClass(c)}>${escapeHtml(c.name)}</th>`).join("");
+  // The order the view asked for is said on its column; readers may sort by any other (render.ts).
+  const sortedAs = (c: ColumnDef) => (sortCol?.column === c.name ? ` aria-sort="${sortCol.direction === "desc" ? "descending" : "ascending"}"` : "");
+  const head = cols.map((c) => `<th scope="col"${headClass(c)}${sortedAs(c)}>${escapeHtml(c.name)}</th>`).join("");
   const body = rows.map((r) => `<tr>${cols.map((c) => `<td${cellClass(c)}>${cellHtml(c, r.values[c.name] ?? null)}</td>`).join("")}</tr>`).join("\n");
   const more = table.rowCount > rows.length ? `<p class="atelier-more">Showing ${rows.length} of ${table.rowCount} rows.</p>` : "";
-  return `<figure class="atelier-table"><table><caption>${escapeHtml(table.name)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${more}</figure>`;
+  // The table scrolls in a frame of its own (focusable, named after it), under its name.
+  const name = escapeHtml(table.name);
+  return `<figure class="atelier-table"><figcaption>${name}</figcaption><div class="atelier-scroll" tabindex="0" role="group" aria-label="${name}"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>${more}</figure>`;
 }
 
 export function parseTableViewSpec(body: string): TableViewSpec {

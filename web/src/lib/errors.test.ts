@@ -2,7 +2,7 @@ import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { requestCodeError, verifyCodeError } from "../components/sign-in/sign-in-messages";
 import { appCodeOf, describeError, formatWait, isNetworkFailure, isUnauthorized, retryAfterSeconds } from "./errors";
-import { safeNext } from "./safe-next";
+import { isSitePath, safeNext } from "./safe-next";
 
 function serverError(httpStatus: number, appCode: string | null, headers: Record<string, string> = {}) {
   return TRPCClientError.from(
@@ -58,5 +58,19 @@ describe("safeNext", () => {
     expect(safeNext("//evil.example")).toBe("/");
     expect(safeNext("https://evil.example")).toBe("/");
     expect(safeNext("/\\evil.example")).toBe("/");
+  });
+
+  it("returns to a published page's address, as a whole page, and to nothing that leaves the origin (issue 27)", () => {
+    expect(safeNext("/a/release-plan")).toBe("/a/release-plan");
+    expect(isSitePath(safeNext("/a/release-plan"))).toBe(true);
+    expect(isSitePath(safeNext("/artifacts/0b6f3c2e-8d1a-4c55-9a59-0c1f7f0c2a11"))).toBe(true);
+    expect(isSitePath(safeNext("/buckets/notes/release-plan"))).toBe(false);
+    expect(isSitePath("/a/")).toBe(false);
+    // Browsers drop tabs and newlines from an address: "/\t/evil" would be "//evil".
+    expect(safeNext("/\t/evil.example")).toBe("/");
+    expect(safeNext("/\n/evil.example/a/x")).toBe("/");
+    expect(safeNext("/%2F/evil.example")).toBe("/%2F/evil.example");
+    expect(safeNext("/buckets/notes?edit=1#top")).toBe("/buckets/notes?edit=1#top");
+    expect(safeNext("javascript:alert(1)")).toBe("/");
   });
 });

@@ -3,7 +3,7 @@ import { isUtf8 } from "node:buffer";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
 import { createPage } from "@atelier/shared/domain/pages";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
-import { embeddedDocument, embeddedEtag, escapeHtml } from "@atelier/shared/domain/render";
+import { embeddedDocument, embeddedEtag, escapeHtml, notFoundDocument } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { parseInput } from "@atelier/shared/schemas/parse";
@@ -15,10 +15,6 @@ import { sessionFromRequest, type Deps } from "../../context";
 // No allow-same-origin: an artifact's own scripts run in an opaque origin and can never read
 // the app's cookies or call its API.
 const ARTIFACT_CSP = "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms allow-modals allow-downloads; frame-ancestors 'self'";
-
-const NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.25rem;color:#444}</style></head>
-<body><h1>Not found</h1><p>There is no artifact here, or you cannot see it. If it is private, sign in to Atelier first.</p></body></html>`;
 
 /**
  * A public artifact may be kept by a shared cache (the shipped nginx micro-cache) for one
@@ -45,9 +41,25 @@ function sendArtifactHeaders(res: Response): void {
   res.set(artifactHeaders());
 }
 
-function notFound(res: Response): void {
+/** The two not-found pages, made once: a share link's, and a page's without a way back. */
+const LINK_NOT_FOUND = notFoundDocument({ shareLink: true });
+const PAGE_NOT_FOUND = notFoundDocument({ next: null });
+
+/**
+ * Nothing to show (missing, or not readable: the same answer). For a page's address the
+ * sign-in link comes back to it; `next` is only ever an address this route validated.
+ */
+function notFound(res: Response, next: string | null = null): void {
   sendArtifactHeaders(res);
-  res.set("Cache-Control", "no-store").status(404).send(NOT_FOUND_HTML);
+  res
+    .set("Cache-Control", "no-store")
+    .status(404)
+    .send(next ? notFoundDocument({ next }) : PAGE_NOT_FOUND);
+}
+
+function linkNotFound(res: Response): void {
+  sendArtifactHeaders(res);
+  res.set("Cache-Control", "no-store").status(404).send(LINK_NOT_FOUND);
 }
 
 export function etagMatches(header: string | undefined, etag: string): boolean {
@@ -64,7 +76,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     if (!key) return notFound(res);
     // The session is looked up only for a page that is not public: a public read is one lookup.
     const found = await getRenderedArtifact(deps, async () => (await sessionFromRequest(deps, req)).principal, key);
-    if (!found) return notFound(res);
+    if (!found) return notFound(res, "slug" in key ? `/a/${key.slug}` : `/artifacts/${key.pageId}`);
     if (found.kind === "moved") {
       // A page whose address changed: the old one points to the new one for a while.
       res.set("Cache-Control", found.isPublic ? "public, max-age=300, s-maxage=1" : "private, no-store").redirect(301, `/a/${found.slug}`);
@@ -131,9 +143,9 @@ export function artifactRoutes(deps: Deps): Router {
   const shared: RequestHandler = async (req, res) => {
     const secret = String(req.params.secret);
     const pageSlug = req.params.pageSlug === undefined ? undefined : String(req.params.pageSlug);
-    if (!/^[A-Za-z0-9_-]{20,64}$/.test(secret) || (pageSlug !== undefined && !SlugSchema.safeParse(pageSlug).success)) return notFound(res);
+    if (!/^[A-Za-z0-9_-]{20,64}$/.test(secret) || (pageSlug !== undefined && !SlugSchema.safeParse(pageSlug).success)) return linkNotFound(res);
     const found = await resolveShareLink(deps, secret, pageSlug);
-    if (!found) return notFound(res);
+    if (!found) return linkNotFound(res);
     sendArtifactHeaders(res);
     res.set({ "Cache-Control": PRIVATE_ARTIFACT_CACHE, "X-Robots-Tag": "noindex, nofollow" });
     if (found.kind === "page") {

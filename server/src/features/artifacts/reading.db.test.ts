@@ -2,6 +2,7 @@
 // prints its title once and highlights code without scripts; the app's embedded form adds
 // only our sizing script, under the same sandbox; a published table lines numbers up and
 // keeps dates whole; a table shows once per page; a text filter matches substrings.
+import { RENDERER_VERSION } from "@atelier/shared/domain/render";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
@@ -56,10 +57,15 @@ describe("the published page", () => {
     expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
     expect(html).toContain('<td align="right">12.50</td>');
     expect(html).toContain('<code class="hljs language-python"><span class="hljs-keyword">def</span> <span class="hljs-title function_">total</span>');
-    expect(html).not.toMatch(/<script/i);
+    // The one script is the live table's sorter (issue 27): nothing else runs on a published page.
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).toContain('d.querySelectorAll("figure.atelier-table")');
 
     // The live table: numbers right-aligned and formatted, dates whole and readable, choices toned.
     expect(html).toContain('<th scope="col" class="num">cost</th><th scope="col" class="date">due</th>');
+    expect(html).toContain(
+      '<figure class="atelier-table"><figcaption>Tasks</figcaption><div class="atelier-scroll" tabindex="0" role="group" aria-label="Tasks"><table>',
+    );
     expect(html).toContain('<td class="num">1,250.5</td><td class="date"><time datetime="2026-11-21">21 Nov 2026</time></td>');
     expect(html).toContain('<time datetime="2026-12-01T09:30:00.000Z">1 Dec 2026, 09:30 UTC</time>');
     expect(html).toContain('<span class="atelier-choice" data-tone="ok">done</span>');
@@ -69,9 +75,12 @@ describe("the published page", () => {
     expect(embedded.headers.get("content-security-policy")).toMatch(/^sandbox allow-scripts/);
     expect(embedded.headers.get("content-security-policy")).not.toContain("allow-same-origin");
     const text = await embedded.text();
-    expect(text.match(/<script>/g)).toHaveLength(1);
+    expect(text.match(/<script>/g)).toHaveLength(2);
     expect(text).toContain("atelier:height");
-    expect(text.replace(/<script>[\s\S]*?<\/script>/, "")).toBe(html);
+    // The embedded form adds the sizing script and hides the header the app prints itself.
+    expect(
+      text.replace(/<script>\(function\(\)\{\nif\(window\.parent[\s\S]*?<\/script>/, "").replace("<style>header.atelier-head{display:none}</style>", ""),
+    ).toBe(html);
   });
 
   it("gives the embedded form of a public page its own ETag, honoured on revalidation", async () => {
@@ -92,6 +101,57 @@ describe("the published page", () => {
     } finally {
       await owner.mutation("workspaces.setVisibility", { slug: ws, visibility: "private" });
     }
+  });
+});
+
+describe("reading, third pass (issue 27)", () => {
+  it("answers a missing or private page with the branded not-found page, whose sign-in comes back to it", async () => {
+    const visitor = new Browser(srv.url);
+    await trpcData(await owner.mutation("pages.create", { slug: "members-only", title: "Members only", body_markdown: "Secret" }));
+    for (const path of ["/a/members-only", "/a/never-written"]) {
+      const res = await visitor.request(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("content-security-policy")).toMatch(/^sandbox allow-scripts/);
+      const text = await res.text();
+      expect(text).toContain("<h1>This page isn’t here</h1>");
+      expect(text).toContain(`href="/app/sign-in?next=${encodeURIComponent(path)}"`);
+      expect(text).toContain("prefers-color-scheme:dark");
+      expect(text).not.toContain("Secret");
+    }
+    // The same page for both: a private page is not told apart from a missing one.
+    const a = await (await visitor.request("/a/members-only")).text();
+    const b = await (await visitor.request("/a/never-written")).text();
+    expect(a.replace("members-only", "X")).toBe(b.replace("never-written", "X"));
+    // An address that is not a page's gets the page without a way back; a dead share link, no sign-in at all.
+    expect(await (await visitor.request("/a/NOT_A_SLUG")).text()).toContain('href="/app/sign-in"');
+    const link = await visitor.request(`/s/${"x".repeat(32)}`);
+    expect(link.status).toBe(404);
+    expect(await link.text()).not.toContain("sign-in");
+  });
+
+  it("renders a document made by an older renderer again when it is read, counting the bytes it grew by", async () => {
+    const body = "# Old look\n\n- [x] done\n\n```\ncode\n```";
+    await trpcData(await owner.mutation("pages.create", { slug: "old-look", title: "Old look", body_markdown: body }));
+    const { artifacts, workspaces } = srv.database.c;
+    const fresh = await artifacts.findOne({ _id: "old-look" });
+    expect(fresh?.renderer).toBe(RENDERER_VERSION);
+    // As stored before issue 27: another document, no renderer recorded.
+    const old = "<!doctype html><title>Old look</title><h1>Old look</h1><h1>Old look</h1>";
+    await artifacts.updateOne({ _id: "old-look" }, { $set: { html: old, etag: '"old"', bytes: old.length }, $unset: { renderer: "" } });
+    const wsDoc = await workspaces.findOne({ slug: ws });
+    const usageBefore = wsDoc?.usage.bytes ?? 0;
+    srv.deps.cache.clear();
+
+    // This read gets what is stored; the next ones the document made again.
+    expect(await (await owner.request("/a/old-look")).text()).toBe(old);
+    await expect.poll(async () => (await artifacts.findOne({ _id: "old-look" }))?.renderer, { timeout: 5000 }).toBe(RENDERER_VERSION);
+    srv.deps.cache.clear();
+    const now = await (await owner.request("/a/old-look")).text();
+    expect(now).toBe(fresh?.html);
+    expect(now.match(/<h1[\s>]/g)).toHaveLength(1);
+    const usageAfter = (await workspaces.findOne({ slug: ws }))?.usage.bytes ?? 0;
+    expect(usageAfter - usageBefore).toBe(Buffer.byteLength(fresh?.html ?? "") - Buffer.byteLength(old));
   });
 });
 

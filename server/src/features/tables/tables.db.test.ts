@@ -55,7 +55,7 @@ describe("tables in the app and on the public surface", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toMatch(
-      /<table><caption>Experiment results<\/caption><thead><tr><th scope="col" class="num">run<\/th><th scope="col">passed<\/th><\/tr><\/thead>/,
+      /<figcaption>Experiment results<\/figcaption><div class="atelier-scroll" tabindex="0" role="group" aria-label="Experiment results"><table><thead><tr><th scope="col" class="num" aria-sort="descending">run<\/th><th scope="col">passed<\/th><\/tr><\/thead>/,
     );
     expect(html.indexOf('<td class="num">2</td>')).toBeLessThan(html.indexOf('<td class="num">1</td>'));
     const rows = await trpcData<{ rows: { values: Record<string, unknown> }[] }>(await visitor.query("rows.list", { workspace: ws, collection: "results" }));

@@ -3,7 +3,7 @@
 // opaque origin, so its scripts can never reach the app. Loaded on demand (React.lazy):
 // people who only read never download the Markdown renderer.
 import { useDeferredValue, useMemo } from "react";
-import { renderMarkdown } from "../../lib/markdown";
+import { renderMarkdown, renderPageStart } from "../../lib/markdown";
 import "./rendered-body.css";
 
 export interface BodyPart {
@@ -15,17 +15,22 @@ export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart
   // Typing stays fast on long pages: the preview may lag a keystroke behind.
   const deferred = useDeferredValue(parts);
   const onlyHtml = deferred.length === 1 && deferred[0]?.kind === "html";
-  const html = useMemo(
-    () =>
-      onlyHtml
-        ? ""
-        : deferred
-            // As on the published page: the first part's opening "# Title" isn't printed twice.
-            .map((p, i) => (p.kind === "markdown" ? renderMarkdown(p.body, i === 0 ? title : undefined) : null))
-            .filter((h) => h !== null)
-            .join("\n"),
-    [deferred, onlyHtml, title],
-  );
+  // As on the published page: a first part that opens with the title (or close to it) gives the heading, printed once.
+  const { heading, html } = useMemo(() => {
+    if (onlyHtml) return { heading: "", html: "" };
+    let heading = "";
+    const html = deferred
+      .map((p, i) => {
+        if (p.kind !== "markdown") return null;
+        if (i !== 0 || title === undefined) return renderMarkdown(p.body);
+        const start = renderPageStart(p.body, title);
+        heading = start.heading;
+        return start.html;
+      })
+      .filter((h) => h !== null)
+      .join("\n");
+    return { heading, html };
+  }, [deferred, onlyHtml, title]);
 
   if (onlyHtml) {
     return <iframe className="html-preview" title={label} sandbox="allow-scripts allow-popups" srcDoc={deferred[0]?.body ?? ""} referrerPolicy="no-referrer" />;
@@ -37,7 +42,12 @@ export function RenderedBody({ parts, title, summary, label }: { parts: BodyPart
     <div className="prose" aria-label={label} role="document">
       {title ? (
         <header className="prose__head">
-          <h1 className="prose__title">{title}</h1>
+          {heading ? (
+            // Safe: the author's heading comes out of rehype-sanitize; the title is escaped.
+            <h1 className="prose__title" dangerouslySetInnerHTML={{ __html: heading }} />
+          ) : (
+            <h1 className="prose__title">{title}</h1>
+          )}
           {summary ? <p className="prose__summary">{summary}</p> : null}
         </header>
       ) : null}

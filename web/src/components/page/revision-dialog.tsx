@@ -58,8 +58,8 @@ export function RevisionDialog({
         <div className="revision__head">
           <div>
             <h2 id={`${id}-title`} className="dialog__title">
+              {/* The version's title is the heading of the page below: printed once. */}
               Version {version}
-              {rev ? ` · ${rev.title}` : ""}
             </h2>
             {rev ? (
               <p className="revision__meta">

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "wouter";
+import { goToNext } from "../../lib/safe-next";
 import { useTRPC } from "../../trpc";
 import { BrandMark } from "../brand";
 import { CodeStep, type SentCode } from "./code-step";
@@ -25,7 +26,7 @@ export function SignInScreen({ next = "/", notice = null }: { next?: string; not
       onSuccess: async ({ user }) => {
         queryClient.setQueryData(trpc.me.get.queryKey(), user);
         await queryClient.invalidateQueries({ queryKey: trpc.me.get.queryKey() });
-        navigate(next, { replace: true });
+        goToNext(next, navigate);
       },
     }),
   );
