@@ -3,7 +3,7 @@
 import { gzipSync } from "node:zlib";
 import { connectDatabase } from "@atelier/shared/db";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
-import { createPage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";

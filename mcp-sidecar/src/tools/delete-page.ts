@@ -1,4 +1,4 @@
-import { deletePage as deletePageInDomain } from "@atelier/shared/domain/pages";
+import { deletePage as deletePageInDomain } from "@atelier/shared/domain/pages/delete-page";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool } from "./define";

@@ -1,4 +1,4 @@
-import { pageHistory } from "@atelier/shared/domain/pages";
+import { pageHistory } from "@atelier/shared/domain/pages/page-history";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";

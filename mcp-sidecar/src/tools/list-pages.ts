@@ -1,4 +1,4 @@
-import { listPages as listPagesInDomain } from "@atelier/shared/domain/pages";
+import { listPages as listPagesInDomain } from "@atelier/shared/domain/pages/list-pages";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";

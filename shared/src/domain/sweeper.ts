@@ -7,10 +7,13 @@ import { syncArtifactVisibility } from "./artifacts";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { countUsage } from "./limits";
-import { finishDelete, finishVersion } from "./pages";
+import { finishDelete } from "./pages/delete-page";
+import { PAGES } from "./pages/page-versions";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 import { clearExpiredOAuthRecords } from "./oauth-store";
+import { ROWS } from "./tables/row-versions";
+import { finishPendingVersions, finishVersion } from "./versioned-write";
 import { finishWorkspaceDelete } from "./workspaces";
 
 type SweepDeps = StoreDeps;
@@ -140,22 +143,15 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
     await finishDelete(deps, page);
     report.repaired++;
   }
-  for (const page of await database.c.pages
-    .find({ revisionPending: true, updatedAt: { $lte: settled } })
-    .limit(BATCH)
-    .toArray()) {
-    if (page.deletingAt) continue;
-    const ws = await database.c.workspaces.findOne({ _id: page.workspaceId });
-    if (ws) await finishVersion(deps, page, ws);
-    report.repaired++;
-  }
+  report.repaired += await finishPendingVersions(deps, PAGES, settled, BATCH, (page) => Boolean(page.deletingAt));
+  report.repaired += await finishPendingVersions(deps, ROWS, settled, BATCH);
   for (const a of await database.c.artifacts
     .find({ html: null, redirect: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } })
     .limit(BATCH)
     .toArray()) {
     const page = await database.c.pages.findOne({ _id: a.pageId });
     const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
-    if (page && ws && page.slug === a._id) await finishVersion(deps, page, ws);
+    if (page && ws && page.slug === a._id) await finishVersion(deps, PAGES, page, ws);
     else await database.c.artifacts.deleteOne({ _id: a._id, pageId: a.pageId, html: null });
     report.repaired++;
   }

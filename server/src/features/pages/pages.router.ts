@@ -1,4 +1,12 @@
-import { createPage, deletePage, getPage, getRevision, listPages, movePage, pageHistory, restoreRevision, updatePage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
+import { deletePage } from "@atelier/shared/domain/pages/delete-page";
+import { getPage } from "@atelier/shared/domain/pages/get-page";
+import { getRevision } from "@atelier/shared/domain/pages/get-revision";
+import { listPages } from "@atelier/shared/domain/pages/list-pages";
+import { movePage } from "@atelier/shared/domain/pages/move-page";
+import { pageHistory } from "@atelier/shared/domain/pages/page-history";
+import { restoreRevision } from "@atelier/shared/domain/pages/restore-revision";
+import { updatePage } from "@atelier/shared/domain/pages/update-page";
 import { CursorSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import {
   CreatePageInputSchema,
