@@ -5,7 +5,7 @@ import { utf8Bytes } from "../../schemas/cells";
 import type { CreatePageInput } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal, readerIn } from "../access";
 import { releaseSlug, renderDocument, reserveSlug } from "../artifacts";
-import { countLines } from "../change-summary";
+import { countLines } from "../text-diff";
 import { now } from "../clock";
 import type { StoreDeps } from "../deps";
 import { contentBytes, EVENT_BYTES } from "../limits";

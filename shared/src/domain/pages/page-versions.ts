@@ -7,7 +7,7 @@ import { utf8Bytes } from "../../schemas/cells";
 import type { PageView } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal } from "../access";
 import { renderDocument, writeRendition } from "../artifacts";
-import { countLines } from "../change-summary";
+import { countLines } from "../text-diff";
 import { contentBytes, EVENT_BYTES, releaseUsage } from "../limits";
 import type { TableViewSpec } from "../table-views";
 import { insertOnce, versionedWrite, type VersionedKind, type WriteDeps } from "../versioned-write";
