@@ -1,5 +1,6 @@
 import { AppError } from "../../errors";
-import type { PageListView } from "../../schemas/pages";
+import { clampLimit } from "../../schemas/common";
+import { PAGE_LIST_LIMIT, type ListPagesInput, type PageListView } from "../../schemas/pages";
 import { z } from "zod";
 import type { Principal } from "../access";
 import { decodeCursor, encodeCursor } from "../cursors";
@@ -10,13 +11,9 @@ import { summaryOf, viewOf } from "./page-view";
 const PagesCursor = z.object({ s: z.string().min(1).max(64) }).strict();
 
 /** Pages of a workspace in slug order, `limit` at a time. */
-export async function listPages(
-  deps: StoreDeps,
-  principal: Principal,
-  input: { workspace: string; collection?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
-): Promise<PageListView> {
+export async function listPages(deps: StoreDeps, principal: Principal, input: ListPagesInput): Promise<PageListView> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
-  const limit = Math.min(Math.max(input.limit ?? 50, 1), 200);
+  const limit = clampLimit(PAGE_LIST_LIMIT, input.limit);
   const filter: Record<string, unknown> = { workspaceId: ws._id };
   if (input.collection) {
     const c = await deps.database.c.collections.findOne({ workspaceId: ws._id, slug: input.collection }, { projection: { _id: 1 } });

@@ -1,6 +1,7 @@
 import type { CellValue } from "../../db/index";
 import { invalidField } from "../../errors";
-import type { RowListView } from "../../schemas/tables";
+import { clampLimit } from "../../schemas/common";
+import { ROW_LIST_LIMIT, type RowListView } from "../../schemas/tables";
 import { z } from "zod";
 import { type Principal, readerIn } from "../access";
 import { decodeCursor, encodeCursor } from "../cursors";
@@ -37,7 +38,7 @@ export async function listRows(
   },
 ): Promise<RowListView> {
   const { ws, table } = await resolveTable(deps, principal, input, "read");
-  const limit = Math.min(Math.max(input.limit ?? 50, 1), 500);
+  const limit = clampLimit(ROW_LIST_LIMIT, input.limit);
   const and: Record<string, unknown>[] = [{ collectionId: table._id }];
   // The same filter for the copy of the rows in memory (row-snapshots.ts).
   const conditions: RowCondition[] = [];
