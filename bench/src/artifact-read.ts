@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database, UserDoc } from "@atelier/shared/db";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
-import { createPage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { newId } from "@atelier/shared/ids";

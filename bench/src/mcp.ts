@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "@atelier/shared/db";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
-import { createPage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { sha256 } from "@atelier/shared/ids";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { configFor, ensureServerBuild, serverEnv, startDatabase, startServer, type ServerBuild } from "./lib/atelier";

@@ -8,24 +8,18 @@
 //     validates MCP-Protocol-Version / Mcp-Method / Mcp-Name against the body (400, -32020)
 //     and adds ttlMs / cacheScope to cacheable results.
 import type { Principal } from "@atelier/shared/domain/access";
-import { hasScope, mcpToolAccess, scopeFor } from "@atelier/shared/domain/access";
+import { hasScope, scopeFor } from "@atelier/shared/domain/access";
 import { isCrossSite, originOf } from "@atelier/shared/domain/origin";
 import { chargeSandboxWrites } from "@atelier/shared/domain/rate-limits";
 import { authenticateBearer } from "@atelier/shared/domain/tokens";
 import { AppError, httpAnswerOf } from "@atelier/shared/errors";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
-  type McpHandlerRequestOptions,
-  type McpRequestContext,
-} from "@modelcontextprotocol/server";
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpRequestContext } from "@modelcontextprotocol/server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SidecarDeps } from "./app";
 import { readJsonBody } from "./json-body";
-import { createMcpServer, type Era, type HttpLevelFailure } from "./mcp-server";
+import { createMcpServer } from "./mcp-server";
+import { callerOf, requestScope, type McpCaller, type McpRequestScope } from "./request-scope";
 import type { ToolAccess } from "./tools/define";
 import { findTool } from "./tools/index";
 
@@ -67,8 +61,7 @@ export function accessNeeded(body: unknown): ToolAccess[] {
  * `insufficient_scope`. An unclaimed sandbox's token calling an owner's tool is not refused
  * here: signing in again cannot fix that, so it becomes a tool error.
  */
-function refusalFor(principal: Principal, access: ToolAccess): AppError | null {
-  const allowed = mcpToolAccess(principal);
+function refusalFor({ principal, allowed }: McpCaller, access: ToolAccess): AppError | null {
   if (allowed.has(access)) return null;
   const scope = scopeFor(access);
   if (principal.kind !== "token") return new AppError("unauthorized", `This tool needs sign-in: send a token with ${scope}.`, { details: { scope } });
@@ -93,29 +86,10 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-function authInfoOf(principal: Principal, failure: HttpLevelFailure): AuthInfo {
-  // Pass-through to the per-request server factory; the secret itself never travels further.
-  if (principal.kind !== "token") return { token: "", clientId: "anonymous", scopes: [], extra: { principal, failure } };
-  return { token: "", clientId: principal.token._id, scopes: [...principal.token.scopes], extra: { principal, failure } };
-}
-
-function principalOf(authInfo: AuthInfo | undefined): Principal {
-  const p = authInfo?.extra?.principal as Principal | undefined;
-  return p ?? { kind: "nobody" };
-}
-
-function failureOf(authInfo: AuthInfo | undefined): HttpLevelFailure {
-  return (authInfo?.extra?.failure as HttpLevelFailure | undefined) ?? { error: null };
-}
-
-/**
- * When a handler met an error the table answers at the HTTP level (the database unreachable,
- * a throttle), the whole request is answered with it (503 with Retry-After, 429), so clients
- * see the status they retry on rather than a 200 carrying a tool error.
- */
-function answeringHttpLevelFailure(response: globalThis.Response, failure: HttpLevelFailure): globalThis.Response {
-  const answer = failure.error ? httpAnswerOf(failure.error) : null;
-  if (!answer) return response;
+/** The answer to a request whose handlers met an error the table answers at the HTTP level (see McpRequestScope.failure). */
+function httpLevelAnswer(failure: AppError): globalThis.Response | null {
+  const answer = httpAnswerOf(failure);
+  if (!answer) return null;
   return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { ...answer.headers, "Content-Type": "application/json" } });
 }
 
@@ -161,38 +135,45 @@ export function mcpEndpoint(
     else logger.error({ err }, "mcp transport error");
   };
 
-  const factory = (era: Era, authInfo: AuthInfo | undefined) => createMcpServer(deps, principalOf(authInfo), era, failureOf(authInfo));
-
-  // 2026-07-28: the SDK's entry, modern only (the 2025 generation is routed below).
-  const modern = createMcpHandler((ctx: McpRequestContext) => factory("modern", ctx.authInfo), { legacy: "reject", onerror });
+  // 2026-07-28: the SDK's entry, modern only (the 2025 generation is routed below). The SDK
+  // hands the factory the Request it was given, by which the request's scope is found.
+  const modernScopes = new WeakMap<globalThis.Request, McpRequestScope>();
+  const modernServer = (ctx: McpRequestContext) => {
+    const scope = ctx.requestInfo ? modernScopes.get(ctx.requestInfo) : undefined;
+    if (!scope) throw new Error("An MCP request reached the server without its scope.");
+    return createMcpServer(deps, scope);
+  };
+  const modern = createMcpHandler(modernServer, { legacy: "reject", onerror });
 
   // 2024-11-05 … 2025-11-25: one stateless transport and server per POST, answering JSON.
-  const legacy = async (request: globalThis.Request, options?: McpHandlerRequestOptions): Promise<globalThis.Response> => {
-    const server = factory("legacy", options?.authInfo);
+  const legacy = async (request: globalThis.Request, parsedBody: unknown, scope: McpRequestScope): Promise<globalThis.Response> => {
+    const server = createMcpServer(deps, scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(request, {
-        ...(options?.authInfo ? { authInfo: options.authInfo } : {}),
-        ...(options?.parsedBody !== undefined ? { parsedBody: options.parsedBody } : {}),
-      });
-      return readsResource(options?.parsedBody) ? withLegacyResourceNotFound(response) : response;
+      const response = await transport.handleRequest(request, parsedBody !== undefined ? { parsedBody } : {});
+      return readsResource(parsedBody) ? withLegacyResourceNotFound(response) : response;
     } finally {
       void transport.close().catch(() => {});
       void server.close().catch(() => {});
     }
   };
 
-  const serve = toNodeHandler(
-    {
-      // The SDK's own classification decides the generation, so routing never disagrees with it.
-      fetch: async (request, options) => {
-        const response = (await isLegacyRequest(request, options?.parsedBody)) ? await legacy(request, options) : await modern.fetch(request, options);
-        return answeringHttpLevelFailure(response, failureOf(options?.authInfo));
-      },
-    },
-    { onerror, maxRequestBodySize: BODY_LIMIT_BYTES },
-  );
+  // The SDK's own classification decides the generation, so routing never disagrees with it.
+  const route = async (request: globalThis.Request, parsedBody: unknown, caller: McpCaller): Promise<globalThis.Response> => {
+    const scope = requestScope(caller, (await isLegacyRequest(request, parsedBody)) ? "legacy" : "modern");
+    let response: globalThis.Response;
+    if (scope.era === "legacy") response = await legacy(request, parsedBody, scope);
+    else {
+      modernScopes.set(request, scope);
+      response = await modern.fetch(request, parsedBody !== undefined ? { parsedBody } : undefined);
+    }
+    return (scope.failure && httpLevelAnswer(scope.failure)) ?? response;
+  };
+
+  /** The node:http face for one request, its caller decided. */
+  const serve = (caller: McpCaller) =>
+    toNodeHandler({ fetch: (request, options) => route(request, options?.parsedBody, caller) }, { onerror, maxRequestBodySize: BODY_LIMIT_BYTES });
 
   return async (req, res) => {
     // DNS rebinding and cross-site requests: the Host's name must be ours (or loopback, for
@@ -245,9 +226,10 @@ export function mcpEndpoint(
     }
 
     // What every call in the body asks for, checked before any of it runs.
+    const caller = callerOf(principal);
     const needed = accessNeeded(body);
     for (const access of needed) {
-      const refusal = refusalFor(principal, access);
+      const refusal = refusalFor(caller, access);
       if (refusal) throw refusal;
     }
     // The sandbox write throttle counts every write in the body (a batch of 100 is 100), all or nothing.
@@ -255,8 +237,7 @@ export function mcpEndpoint(
       await chargeSandboxWrites(deps, principal.token, needed.filter((a) => a !== "read").length);
     }
 
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(principal, { error: null });
-    await serve(req, res, body);
+    await serve(caller)(req, res, body);
   };
 }
 

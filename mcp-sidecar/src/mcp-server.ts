@@ -1,25 +1,23 @@
 // The MCP server for one request: a low-level SDK Server whose handlers close over the
-// caller's principal and the protocol era the request speaks. Everything that does not
+// request's scope (request-scope.ts: the caller, what it may call, the protocol era, the
+// HTTP-level failure). Everything that does not
 // depend on the caller (tool listings with their JSON schemas, the JSON Schema validator, the
 // cache hints) is built once per process.
-import type { Principal } from "@atelier/shared/domain/access";
-import { mcpToolAccess } from "@atelier/shared/domain/access";
 import { PROMPT_CATALOG, PROMPT_NAMES, promptText, type PromptName } from "@atelier/shared/domain/agent-catalog";
 import type { Deps } from "@atelier/shared/domain/deps";
 import { listPageResources, readPageResource } from "@atelier/shared/domain/resources";
-import { AppError, translateDbError } from "@atelier/shared/errors";
+import { AppError, invalidInput, translateDbError, type ErrorDetails } from "@atelier/shared/errors";
 import type { Logger } from "@atelier/shared/logger";
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type ServerOptions } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { fieldIssuesOf } from "@atelier/shared/schemas/parse";
+import { noteHttpLevel, type McpRequestScope } from "./request-scope";
 import type { ToolContext } from "./tools/define";
 import { findTool, toolsListFor } from "./tools/index";
 
 export { RESOURCES_PAGE_SIZE } from "@atelier/shared/domain/resources";
 
 export const SERVER_INFO = { name: "atelier", title: "Atelier", version: "0.1.0" };
-
-/** The protocol generation of one request: `legacy` is 2024-11-05 … 2025-11-25, `modern` 2026-07-28. */
-export type Era = "legacy" | "modern";
 
 const INSTRUCTIONS =
   "Atelier keeps living artifacts: Markdown or HTML pages and data tables in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
@@ -86,33 +84,28 @@ function getPrompt(name: string, args: Record<string, string> | undefined) {
   };
 }
 
-function errorResult(code: string, message: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: code, message }) }] };
-}
-
 /**
- * What a request's handlers met that the error table answers at the HTTP level (the database
- * unreachable, a throttle): the endpoint answers the whole request with it.
+ * A tool error: its code, its sentence and, as on tRPC, its machine-readable details
+ * (`current_version` of a version conflict, field `issues` with paths and codes). The text
+ * carries all of it as JSON, for every client. On 2026-07-28 it is `structuredContent` too;
+ * 2025-era clients of the 1.x SDK check any `structuredContent` against the tool's output
+ * schema, error or not, so there it stays in the text (docs/decisions.md, issue 24).
  */
-export interface HttpLevelFailure {
-  error: AppError | null;
+function errorResult(era: McpRequestScope["era"], code: string, message: string, details?: ErrorDetails): CallToolResult {
+  const body = { error: code, message, ...(details ? { details } : {}) };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }], ...(era === "modern" ? { structuredContent: body } : {}) };
 }
 
 export interface McpServerDeps extends Deps {
   logger: Logger;
 }
 
-/** A domain error met by a handler, noted when the table answers it at the HTTP level. */
-function noteHttpLevel(failure: HttpLevelFailure, err: unknown): void {
-  if (err instanceof AppError && err.rule.mcp === "http") failure.error ??= err;
-}
-
-export function createMcpServer(deps: McpServerDeps, principal: Principal, era: Era, failure: HttpLevelFailure = { error: null }): Server {
+export function createMcpServer(deps: McpServerDeps, scope: McpRequestScope): Server {
+  const { principal, allowed, era } = scope;
   // The low-level Server (the SDK marks it "advanced use"): we own dispatch, so that tool
   // listings and their JSON schemas are built once per process, not per request.
   const server = new Server(SERVER_INFO, SERVER_OPTIONS);
   const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, principal };
-  const allowed = mcpToolAccess(principal);
 
   server.setRequestHandler("tools/list", () => toolsListFor(principal));
 
@@ -125,6 +118,7 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
     // calling an owner's tool.
     if (!allowed.has(tool.access)) {
       return errorResult(
+        era,
         "forbidden",
         "An unclaimed sandbox token cannot publish, share, add collaborators or create workspaces; a person must claim the sandbox first.",
       );
@@ -135,17 +129,17 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
         .slice(0, 5)
         .map((i) => `${i.path.map(String).join(".") || "(arguments)"}: ${i.message}`)
         .join("; ");
-      return errorResult("invalid_request", message);
+      return errorResult(era, "invalid_request", message, invalidInput(fieldIssuesOf(parsed.error.issues)).details);
     }
     try {
       const out = tool.output.parse(await tool.run(ctx, parsed.data));
       return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
     } catch (raw) {
       const err = translateDbError(raw);
-      noteHttpLevel(failure, err);
-      if (err instanceof AppError) return errorResult(err.code, err.message);
+      noteHttpLevel(scope, err);
+      if (err instanceof AppError) return errorResult(era, err.code, err.message, err.details);
       deps.logger.error({ err, tool: tool.name }, "tool failed");
-      return errorResult("internal_error", "Something went wrong on our side.");
+      return errorResult(era, "internal_error", "Something went wrong on our side.");
     }
   });
 
@@ -159,7 +153,7 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
       const { resources, nextCursor } = await listPageResources(deps, principal, request.params?.cursor);
       return nextCursor ? { resources, nextCursor } : { resources };
     } catch (raw) {
-      throw protocolErrorOf(raw, failure, deps.logger);
+      throw protocolErrorOf(raw, scope, deps.logger);
     }
   });
 
@@ -177,7 +171,7 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
       // -32602 with data {uri} (2026-07-28); the 2025 leg turns it into -32002.
       const err = translateDbError(raw);
       if (err instanceof AppError && (err.code === "not_found" || err.code === "forbidden")) throw new ResourceNotFoundError(uri, "Resource not found.");
-      throw protocolErrorOf(err, failure, deps.logger);
+      throw protocolErrorOf(err, scope, deps.logger);
     }
   });
 
@@ -185,9 +179,9 @@ export function createMcpServer(deps: McpServerDeps, principal: Principal, era: 
 }
 
 /** A failure in a resource handler as the JSON-RPC error it is: a bad cursor is invalid params, anything else internal. */
-function protocolErrorOf(raw: unknown, failure: HttpLevelFailure, logger: Logger): ProtocolError {
+function protocolErrorOf(raw: unknown, scope: McpRequestScope, logger: Logger): ProtocolError {
   const err = translateDbError(raw);
-  noteHttpLevel(failure, err);
+  noteHttpLevel(scope, err);
   if (err instanceof AppError && err.code === "invalid_cursor") {
     return new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous resources/list answer.");
   }

@@ -3,7 +3,7 @@
 import { gzipSync } from "node:zlib";
 import { connectDatabase } from "@atelier/shared/db";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
-import { createPage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { setVisibility } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
@@ -163,6 +163,57 @@ describe("the 2025 generation (initialize handshake)", () => {
     const client = await connectClient(sc);
     expect(client.getProtocolEra()).toBe("legacy");
     expect((await client.callTool({ name: "whoami", arguments: {} })).structuredContent).toMatchObject({ authenticated: false });
+    await client.close();
+  });
+});
+
+describe("tool errors carry the same coded details as tRPC", () => {
+  const textOf = (r: unknown) => JSON.parse((r as { content: { text: string }[] }).content[0]?.text ?? "{}") as Record<string, unknown>;
+
+  it("a stale expected_version: version_conflict with details.current_version, in structuredContent on 2026-07-28 and in the text on both", async () => {
+    const { credential } = await makeToken(sc, owner);
+    const slug = uniq("stale");
+    const modern = await connectClient(sc, credential, "modern");
+    await modern.callTool({ name: "create_page", arguments: { slug, title: "One", body_markdown: "v1" } });
+    await modern.callTool({ name: "update_page", arguments: { slug, body_markdown: "v2", expected_version: 1 } });
+    const stale = await modern.callTool({ name: "update_page", arguments: { slug, body_markdown: "v3?", expected_version: 1 } });
+    expect(stale.isError).toBe(true);
+    expect(stale.structuredContent).toMatchObject({ error: "version_conflict", details: { current_version: 2 } });
+    expect(textOf(stale)).toEqual(stale.structuredContent);
+    await modern.close();
+
+    for (const legacy of [await connectClient(sc, credential), await connectClientV1(sc, credential)]) {
+      await legacy.listTools();
+      const r = await legacy.callTool({ name: "update_page", arguments: { slug, body_markdown: "v3?", expected_version: 1 } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatchObject({ error: "version_conflict", message: expect.stringContaining("version 2"), details: { current_version: 2 } });
+      await legacy.close();
+    }
+  });
+
+  it("bad arguments: invalid_request with each field's path and code, on both generations", async () => {
+    const { credential } = await makeToken(sc, owner);
+    const modern = await connectClient(sc, credential, "modern");
+    const bad = await modern.callTool({ name: "create_page", arguments: { slug: "Not A Slug!", title: "" } });
+    expect(bad.isError).toBe(true);
+    const issues = (bad.structuredContent as { details: { issues: { path: string; code: string }[] } }).details.issues;
+    expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining(["slug", "title"]));
+    for (const i of issues) expect(i.code).toEqual(expect.any(String));
+    await modern.close();
+    const legacy = await connectClientV1(sc, credential);
+    const r = await legacy.callTool({ name: "create_page", arguments: { slug: "Not A Slug!", title: "" } });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatchObject({ error: "invalid_request", details: { issues: expect.arrayContaining([expect.objectContaining({ path: "slug" })]) } });
+    await legacy.close();
+  });
+
+  it("a field the domain refuses (an unknown column) names its path and code", async () => {
+    const { credential } = await makeToken(sc, owner);
+    const client = await connectClient(sc, credential, "modern");
+    const table = uniq("cols");
+    await client.callTool({ name: "create_collection", arguments: { slug: table, name: "Cols", kind: "table", columns: [{ name: "n", type: "number" }] } });
+    const r = await client.callTool({ name: "insert_rows", arguments: { collection: table, rows: [{ nope: 1 }] } });
+    expect(r.structuredContent).toMatchObject({ error: "invalid_request", details: { issues: [{ path: "rows.0.nope", code: "unknown_column" }] } });
     await client.close();
   });
 });

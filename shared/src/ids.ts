@@ -18,6 +18,14 @@ export function revisionId(of: string, version: number): string {
   return `${of}:v${version}`;
 }
 
+/**
+ * The `_id` of the event a version records: derived from the document and the version, so
+ * the writer and the sweeper finishing the same version write one event between them.
+ */
+export function versionEventId(of: string, version: number): string {
+  return `evt_${sha256(revisionId(of, version)).slice(0, 32)}`;
+}
+
 export function newSecret(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }

@@ -10,10 +10,12 @@
 import { createServer, type Server } from "node:http";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
 import { countUsage } from "@atelier/shared/domain/limits";
-import { createPage, updatePage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
+import { updatePage } from "@atelier/shared/domain/pages/update-page";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { createShareLink } from "@atelier/shared/domain/share-links";
-import { createCollection, insertRows } from "@atelier/shared/domain/tables";
+import { createCollection } from "@atelier/shared/domain/tables/create-collection";
+import { insertRows } from "@atelier/shared/domain/tables/insert-rows";
 import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { ERROR_TABLE } from "@atelier/shared/errors";

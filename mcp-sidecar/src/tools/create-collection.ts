@@ -1,4 +1,4 @@
-import { createCollection as createCollectionInDomain } from "@atelier/shared/domain/tables";
+import { createCollection as createCollectionInDomain } from "@atelier/shared/domain/tables/create-collection";
 import { CreateCollectionInputSchema, TableViewSchema } from "@atelier/shared/schemas/tables";
 import { z } from "zod";
 import { defineTool } from "./define";

@@ -1,4 +1,4 @@
-import { createPage as createPageInDomain } from "@atelier/shared/domain/pages";
+import { createPage as createPageInDomain } from "@atelier/shared/domain/pages/create-page";
 import { CreatePageInputSchema } from "@atelier/shared/schemas/pages";
 import { z } from "zod";
 import { defineTool } from "./define";

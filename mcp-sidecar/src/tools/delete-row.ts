@@ -1,4 +1,4 @@
-import { deleteRow as deleteRowInDomain } from "@atelier/shared/domain/tables";
+import { deleteRow as deleteRowInDomain } from "@atelier/shared/domain/tables/delete-row";
 import { DeleteRowInputSchema } from "@atelier/shared/schemas/tables";
 import { z } from "zod";
 import { defineTool } from "./define";

@@ -1,4 +1,4 @@
-import { getPage as getPageInDomain } from "@atelier/shared/domain/pages";
+import { getPage as getPageInDomain } from "@atelier/shared/domain/pages/get-page";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";

@@ -1,4 +1,4 @@
-import { insertRows as insertRowsInDomain } from "@atelier/shared/domain/tables";
+import { insertRows as insertRowsInDomain } from "@atelier/shared/domain/tables/insert-rows";
 import { InsertRowsInputSchema } from "@atelier/shared/schemas/tables";
 import { z } from "zod";
 import { defineTool } from "./define";

@@ -1,4 +1,4 @@
-import { listCollections as listCollectionsInDomain } from "@atelier/shared/domain/tables";
+import { listCollections as listCollectionsInDomain } from "@atelier/shared/domain/tables/list-collections";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { TableViewSchema } from "@atelier/shared/schemas/tables";
 import { z } from "zod";

@@ -1,13 +1,10 @@
-import { listPages as listPagesInDomain } from "@atelier/shared/domain/pages";
-import { SlugSchema } from "@atelier/shared/schemas/common";
-import { z } from "zod";
+import { listPages as listPagesInDomain } from "@atelier/shared/domain/pages/list-pages";
+import { ListPagesInputSchema, PageListViewSchema } from "@atelier/shared/schemas/pages";
 import { defineTool, READ } from "./define";
-import { CursorSchema, LimitSchema } from "./views";
-import { PageListViewSchema } from "@atelier/shared/schemas/pages";
 
 export const listPages = defineTool({
   name: "list_pages",
-  input: z.object({ workspace: SlugSchema, collection: SlugSchema.optional(), cursor: CursorSchema.optional(), limit: LimitSchema.optional() }).strict(),
+  input: ListPagesInputSchema.strict(),
   output: PageListViewSchema,
   annotations: READ,
   run(ctx, input) {

@@ -1,4 +1,4 @@
-import { listRows as listRowsInDomain } from "@atelier/shared/domain/tables";
+import { listRows as listRowsInDomain } from "@atelier/shared/domain/tables/list-rows";
 import { ListRowsInputSchema, RowListViewSchema } from "@atelier/shared/schemas/tables";
 import { defineTool, READ } from "./define";
 

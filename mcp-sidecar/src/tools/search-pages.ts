@@ -1,4 +1,4 @@
-import { searchPages as searchPagesInDomain } from "@atelier/shared/domain/pages";
+import { searchPages as searchPagesInDomain } from "@atelier/shared/domain/pages/search-pages";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";

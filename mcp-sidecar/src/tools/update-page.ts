@@ -1,4 +1,4 @@
-import { updatePage as updatePageInDomain } from "@atelier/shared/domain/pages";
+import { updatePage as updatePageInDomain } from "@atelier/shared/domain/pages/update-page";
 import { UpdatePageInputSchema } from "@atelier/shared/schemas/pages";
 import { z } from "zod";
 import { defineTool } from "./define";

@@ -1,4 +1,4 @@
-import { updateRow as updateRowInDomain } from "@atelier/shared/domain/tables";
+import { updateRow as updateRowInDomain } from "@atelier/shared/domain/tables/update-row";
 import { RowViewSchema, UpdateRowInputSchema } from "@atelier/shared/schemas/tables";
 import { z } from "zod";
 import { defineTool } from "./define";

@@ -3,7 +3,7 @@
 // fix (docs/reliability.md, "Abuse resistance", says which test proves which item).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { extractCode } from "@atelier/shared/testing";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -64,7 +64,10 @@ const SCHEMA = {
     doc: {} as RevisionDoc,
     indexes: [idx("page_version_unique", { pageId: 1, version: 1 }, true), idx("workspace", { workspaceId: 1 })],
   },
-  rows: { doc: {} as RowDoc, indexes: [idx("collection_id", { collectionId: 1, _id: 1 }), idx("workspace", { workspaceId: 1 })] },
+  rows: {
+    doc: {} as RowDoc,
+    indexes: [idx("collection_id", { collectionId: 1, _id: 1 }), idx("workspace", { workspaceId: 1 }), idx("pending", { revisionPending: 1 })],
+  },
   rowChanges: { doc: {} as RowChangeDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("collection", { collectionId: 1 })] },
   rowRevisions: { doc: {} as RowRevisionDoc, indexes: [idx("row_version", { rowId: 1, version: -1 }), idx("workspace", { workspaceId: 1 })] },
   tokens: { doc: {} as TokenDoc, indexes: [idx("hash_unique", { hash: 1 }, true), idx("owner", { ownerId: 1 })] },

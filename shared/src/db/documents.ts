@@ -161,7 +161,8 @@ export interface PageDoc {
   deletingAt?: Date | null;
   /** What the current version changed, kept until its revision is stored (the sweeper may store it). */
   /** What the last version changed, copied into its revision (lines: the text's line counts, when known). */
-  lastChange: { changes: string[]; restoredFrom: number | null; lines?: { added: number; removed: number } | null };
+  /** `event`: the event type the version records (the sweeper records it for a stopped writer). */
+  lastChange: { changes: string[]; restoredFrom: number | null; lines?: { added: number; removed: number } | null; event?: string };
   createdBy: Actor;
   updatedBy: Actor;
   createdAt: Date;
@@ -275,6 +276,10 @@ export interface RowDoc {
   bytes: number;
   /** As PageDoc.writing: the one writer preparing the next version. */
   writing: { version: number; since: Date } | null;
+  /** As PageDoc.revisionPending (absent on rows written before it was kept: finished). */
+  revisionPending?: boolean;
+  /** The event the current version records, for the sweeper finishing it. */
+  lastChange?: { event?: string } | null;
   createdBy: Actor;
   updatedBy: Actor;
   createdAt: Date;

@@ -8,7 +8,7 @@ import { BSON, MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { advanceClock, resetClock } from "../domain/clock";
 import { countUsage } from "../domain/limits";
-import { createPage } from "../domain/pages";
+import { createPage } from "../domain/pages/create-page";
 import { sweepOnce } from "../domain/sweeper";
 import { findOrCreateConfirmedUser } from "../domain/users";
 import { testDatabase, testDeps, testMongoUri, type TestDatabase } from "../testing/index";

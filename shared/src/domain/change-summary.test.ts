@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeSummary, countLines } from "./change-summary";
-
-describe("countLines", () => {
-  it("counts lines added and removed", () => {
-    expect(countLines("a\nb\nc", "a\nB\nc\nd\ne")).toEqual({ added: 3, removed: 1 });
-    expect(countLines("", "one\ntwo")).toEqual({ added: 2, removed: 0 });
-    expect(countLines("same", "same")).toEqual({ added: 0, removed: 0 });
-  });
-});
+import { changeSummary } from "./change-summary";
 
 describe("changeSummary", () => {
   it("says what a version changed in short words", () => {

@@ -1,31 +1,7 @@
 // What one version of a page changed, in short words for its history: "+3 −1 lines",
-// "title changed", "restored from version 2". Line counts come from node-diff3's line diff,
-// computed once when the version is written and kept with its revision.
-import { diffComm } from "node-diff3";
-
-/** Beyond this many lines on either side, lines are not counted (the summary says "text changed"). */
-const MAX_LINES = 20_000;
-
-export interface LineCounts {
-  added: number;
-  removed: number;
-}
-
-/** Lines added and removed between two texts, or null when they are too long to compare. */
-export function countLines(before: string, after: string): LineCounts | null {
-  if (before === after) return { added: 0, removed: 0 };
-  const a = before === "" ? [] : before.split("\n");
-  const b = after === "" ? [] : after.split("\n");
-  if (a.length > MAX_LINES || b.length > MAX_LINES) return null;
-  let added = 0;
-  let removed = 0;
-  for (const part of diffComm(a, b)) {
-    if (part.common) continue;
-    removed += part.buffer1?.length ?? 0;
-    added += part.buffer2?.length ?? 0;
-  }
-  return { added, removed };
-}
+// "title changed", "restored from version 2". Line counts come from the one line diff
+// (text-diff.ts), computed once when the version is written and kept with its revision.
+import type { LineCounts } from "./text-diff";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -7,13 +7,16 @@ import { describe, expect, it } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** Each module of the domain (its folders of use cases included), by its path from `dir`, with the modules it imports. */
 function graphOf(dir: string): Map<string, string[]> {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+  const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
   const graph = new Map<string, string[]>();
   for (const f of files) {
     const text = readFileSync(path.join(dir, f), "utf8");
     // Type-only imports vanish at run time but still tie the modules together: counted too.
-    const deps = [...text.matchAll(/from\s+"\.\/([a-z0-9-]+)"/g)].map((m) => `${m[1]}.ts`);
+    const deps = [...text.matchAll(/from\s+"(\.\.?\/[a-z0-9./-]+)"/g)]
+      .map((m) => path.posix.join(path.posix.dirname(f), `${m[1]}.ts`))
+      .filter((d) => !d.startsWith(".."));
     graph.set(f, [...new Set(deps)]);
   }
   return graph;
@@ -51,6 +54,7 @@ describe("the domain's import graph", () => {
         ]),
       ),
     ).toHaveLength(1);
-    expect(graphOf(here).get("pages.ts")).toContain("artifacts.ts");
+    expect(graphOf(here).get("pages/page-versions.ts")).toContain("artifacts.ts");
+    expect(graphOf(here).get("sweeper.ts")).toContain("pages/page-versions.ts");
   });
 });

@@ -6,7 +6,7 @@ import { type Principal } from "./access";
 import { isPublicWorkspace } from "./artifacts";
 import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
-import { readablePage } from "./pages";
+import { readablePage } from "./pages/page-store";
 import { workspacesOf } from "./workspaces";
 
 export const RESOURCES_PAGE_SIZE = 100;

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../testing/index";
 import type { Principal } from "./access";
 import { countUsage } from "./limits";
-import { createCollection, insertRows, updateRow } from "./tables";
+import { createCollection } from "./tables/create-collection";
+import { insertRows } from "./tables/insert-rows";
+import { updateRow } from "./tables/update-row";
 import { findOrCreateConfirmedUser } from "./users";
 
 let database: TestDatabase;

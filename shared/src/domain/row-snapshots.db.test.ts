@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../testing/index";
 import type { Principal } from "./access";
 import { ROW_CHANGES_KEPT, rowSnapshot } from "./row-snapshots";
-import { addColumn, createCollection, deleteRow, insertRows, listRows, renameColumn, updateRow, type RowFilter } from "./tables";
+import { addColumn } from "./tables/add-column";
+import { createCollection } from "./tables/create-collection";
+import { deleteRow } from "./tables/delete-row";
+import { insertRows } from "./tables/insert-rows";
+import { listRows, type RowFilter } from "./tables/list-rows";
+import { renameColumn } from "./tables/rename-column";
+import { updateRow } from "./tables/update-row";
 import { countUsage } from "./limits";
 import { findOrCreateConfirmedUser } from "./users";
 

@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import type { ShareLinkView } from "../schemas/workspaces";
 import { actorOf, assertCan, isHidden, type Principal } from "./access";
-import { findPageBySlug } from "./pages";
+import { findPageBySlug } from "./pages/page-store";
 import { now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";

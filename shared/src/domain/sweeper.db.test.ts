@@ -5,10 +5,13 @@ import { COLLECTION_NAMES } from "../db/index";
 import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../testing/index";
 import { advanceClock, resetClock } from "./clock";
 import { countUsage, markUsageChanging } from "./limits";
-import { createPage, updatePage } from "./pages";
+import { createPage } from "./pages/create-page";
+import { updatePage } from "./pages/update-page";
 import { claim, registerAnonymous, startAnonymousClaim } from "./registrations";
 import { sweepOnce } from "./sweeper";
-import { createCollection, insertRows, updateRow } from "./tables";
+import { createCollection } from "./tables/create-collection";
+import { insertRows } from "./tables/insert-rows";
+import { updateRow } from "./tables/update-row";
 import { authenticateBearer } from "./tokens";
 import { findOrCreateConfirmedUser } from "./users";
 

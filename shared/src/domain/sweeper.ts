@@ -1,16 +1,20 @@
 // The lifecycle sweeper (DESIGN §8). Each transition is one conditional update that picks a
 // single winner, followed by idempotent steps, so any number of server processes can sweep
 // at once and an interrupted sweep (or claim, or write) is finished by the next one.
+import type { Collection, Document, Filter, WithId } from "mongodb";
 import type { RegistrationDoc } from "../db/index";
 import { isHidden } from "./access";
 import { syncArtifactVisibility } from "./artifacts";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { countUsage } from "./limits";
-import { finishDelete, finishVersion } from "./pages";
+import { finishDelete } from "./pages/delete-page";
+import { PAGES } from "./pages/page-versions";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 import { clearExpiredOAuthRecords } from "./oauth-store";
+import { ROWS } from "./tables/row-versions";
+import { finishPendingVersions, finishVersion } from "./versioned-write";
 import { finishWorkspaceDelete } from "./workspaces";
 
 type SweepDeps = StoreDeps;
@@ -24,6 +28,21 @@ export interface SweepReport {
 }
 
 const BATCH = 100;
+
+/** Up to BATCH documents of `c` that `filter` finds (with only the `projection`'s fields, when given). */
+function dueBatch<T extends Document>(c: Collection<T>, filter: Filter<T>, projection?: Document): Promise<WithId<T>[]> {
+  return c
+    .find(filter, projection ? { projection } : {})
+    .limit(BATCH)
+    .toArray();
+}
+
+/** Runs `fix` on each document found, in turn; how many there were. */
+async function repairEach<T>(found: Promise<T[]>, fix: (doc: T) => Promise<unknown>): Promise<number> {
+  const docs = await found;
+  for (const doc of docs) await fix(doc);
+  return docs.length;
+}
 
 async function applyExpiry(deps: SweepDeps, reg: RegistrationDoc): Promise<void> {
   const { database, cache } = deps;
@@ -133,71 +152,35 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   // a workspace slug whose workspace never came, a visibility not yet copied to its pages,
   // and usage or row counters that a reservation moved but no write followed.
   const settled = addSeconds(t, -deps.config.SWEEP_GRACE_SECONDS);
-  for (const page of await database.c.pages
-    .find({ deletingAt: { $lte: settled } })
-    .limit(BATCH)
-    .toArray()) {
-    await finishDelete(deps, page);
-    report.repaired++;
-  }
-  for (const page of await database.c.pages
-    .find({ revisionPending: true, updatedAt: { $lte: settled } })
-    .limit(BATCH)
-    .toArray()) {
-    if (page.deletingAt) continue;
-    const ws = await database.c.workspaces.findOne({ _id: page.workspaceId });
-    if (ws) await finishVersion(deps, page, ws);
-    report.repaired++;
-  }
-  for (const a of await database.c.artifacts
-    .find({ html: null, redirect: null, updatedAt: { $lte: settled } }, { projection: { pageId: 1 } })
-    .limit(BATCH)
-    .toArray()) {
-    const page = await database.c.pages.findOne({ _id: a.pageId });
-    const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
-    if (page && ws && page.slug === a._id) await finishVersion(deps, page, ws);
-    else await database.c.artifacts.deleteOne({ _id: a._id, pageId: a.pageId, html: null });
-    report.repaired++;
-  }
-  for (const key of await database.c.workspaceSlugs
-    .find({ pending: true, createdAt: { $lte: settled } })
-    .limit(BATCH)
-    .toArray()) {
+  report.repaired += await repairEach(dueBatch(database.c.pages, { deletingAt: { $lte: settled } }), (page) => finishDelete(deps, page));
+  report.repaired += await finishPendingVersions(deps, PAGES, settled, BATCH, (page) => Boolean(page.deletingAt));
+  report.repaired += await finishPendingVersions(deps, ROWS, settled, BATCH);
+  report.repaired += await repairEach(
+    dueBatch(database.c.artifacts, { html: null, redirect: null, updatedAt: { $lte: settled } }, { pageId: 1 }),
+    async (a) => {
+      const page = await database.c.pages.findOne({ _id: a.pageId });
+      const ws = page ? await database.c.workspaces.findOne({ _id: page.workspaceId }) : null;
+      if (page && ws && page.slug === a._id) await finishVersion(deps, PAGES, page, ws);
+      else await database.c.artifacts.deleteOne({ _id: a._id, pageId: a.pageId, html: null });
+    },
+  );
+  report.repaired += await repairEach(dueBatch(database.c.workspaceSlugs, { pending: true, createdAt: { $lte: settled } }), async (key) => {
     const ws = await database.c.workspaces.findOne({ _id: key.workspaceId }, { projection: { slug: 1 } });
     if (ws?.slug === key._id) await database.c.workspaceSlugs.updateOne({ _id: key._id }, { $set: { pending: false } });
     else await database.c.workspaceSlugs.deleteOne({ _id: key._id, workspaceId: key.workspaceId, pending: true });
-    report.repaired++;
-  }
-  for (const ws of await database.c.workspaces
-    .find({ deletingAt: { $lte: settled } }, { projection: { _id: 1, slug: 1 } })
-    .limit(BATCH)
-    .toArray()) {
-    await finishWorkspaceDelete(deps, ws);
-    report.repaired++;
-  }
-  for (const ws of await database.c.workspaces
-    .find({ visibilitySyncAt: { $lte: settled } })
-    .limit(BATCH)
-    .toArray()) {
-    await syncArtifactVisibility(deps, ws);
-    report.repaired++;
-  }
-  for (const ws of await database.c.workspaces
-    .find({ usageDirtyAt: { $lte: settled } }, { projection: { _id: 1, usageDirtyAt: 1 } })
-    .limit(BATCH)
-    .toArray()) {
+  });
+  report.repaired += await repairEach(dueBatch(database.c.workspaces, { deletingAt: { $lte: settled } }, { _id: 1, slug: 1 }), (ws) =>
+    finishWorkspaceDelete(deps, ws),
+  );
+  report.repaired += await repairEach(dueBatch(database.c.workspaces, { visibilitySyncAt: { $lte: settled } }), (ws) => syncArtifactVisibility(deps, ws));
+  report.repaired += await repairEach(dueBatch(database.c.workspaces, { usageDirtyAt: { $lte: settled } }, { _id: 1, usageDirtyAt: 1 }), async (ws) => {
     const usage = await countUsage({ database }, ws._id);
     await database.c.workspaces.updateOne({ _id: ws._id, usageDirtyAt: ws.usageDirtyAt }, { $set: { usage, usageDirtyAt: null } });
-    report.repaired++;
-  }
-  for (const c of await database.c.collections
-    .find({ countDirtyAt: { $lte: settled } }, { projection: { _id: 1, countDirtyAt: 1 } })
-    .limit(BATCH)
-    .toArray()) {
+  });
+  report.repaired += await repairEach(dueBatch(database.c.collections, { countDirtyAt: { $lte: settled } }, { _id: 1, countDirtyAt: 1 }), async (c) => {
     const rowCount = await database.c.rows.countDocuments({ collectionId: c._id });
     await database.c.collections.updateOne({ _id: c._id, countDirtyAt: c.countDirtyAt }, { $set: { rowCount, countDirtyAt: null } });
-    report.repaired++;
-  }
+  });
 
   // Verified-email registrations whose code window passed.
   await database.c.registrations.updateMany({ type: "verified_email", status: "otp_sent", claimDeadline: { $lte: t } }, { $set: { status: "expired" } });

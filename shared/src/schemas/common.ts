@@ -54,4 +54,21 @@ export const ActorViewSchema = z.object({
 export type ActorView = z.infer<typeof ActorViewSchema>;
 
 /** A page of results and where the next one starts (null at the end). */
+/** A page size: `min` to `max` results a call, `default` when not said; the domain clamps to the same numbers. */
+export interface ListLimit {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** The `limit` argument of a list for `limit` (the one place its bounds are written for tRPC and MCP). */
+export function limitSchema(limit: ListLimit) {
+  return z.number().int().min(limit.min).max(limit.max).describe(`How many results at most (${limit.min} to ${limit.max}, default ${limit.default}).`);
+}
+
+/** `requested` within the limit's bounds, its default when not given. */
+export function clampLimit(limit: ListLimit, requested: number | undefined): number {
+  return Math.min(Math.max(requested ?? limit.default, limit.min), limit.max);
+}
+
 export const CursorSchema = z.string().max(1000).describe("The next_cursor of the previous call, to get the following results.");

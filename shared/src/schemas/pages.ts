@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { utf8Bytes } from "./cells";
-import { ActorViewSchema, SlugSchema } from "./common";
+import { ActorViewSchema, CursorSchema, limitSchema, SlugSchema, type ListLimit } from "./common";
 import { refineCode } from "./parse";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -135,3 +135,27 @@ export type PageListView = z.infer<typeof PageListViewSchema>;
 export const CreatedPageViewSchema = z.object({ page: PageViewSchema, part: PartViewSchema, collection: CollectionViewSchema });
 
 export const DeletedPageViewSchema = z.object({ page_id: z.string(), slug: z.string() });
+
+// ---- inputs of the page use cases (tRPC takes them as they are, MCP tools .strict()) -------
+
+/** A page's version number. */
+export const VersionSchema = z.number().int().min(1);
+
+/** Pages one list call returns. */
+export const PAGE_LIST_LIMIT: ListLimit = { min: 1, max: 200, default: 50 };
+
+export const ListPagesInputSchema = z.object({
+  workspace: SlugSchema,
+  collection: SlugSchema.optional(),
+  cursor: CursorSchema.optional(),
+  limit: limitSchema(PAGE_LIST_LIMIT).optional(),
+});
+export type ListPagesInput = z.infer<typeof ListPagesInputSchema>;
+
+export const PageRefInputSchema = z.object({ slug: SlugSchema });
+
+export const MovePageInputSchema = z.object({ slug: SlugSchema, new_slug: SlugSchema });
+
+export const RevisionRefInputSchema = z.object({ slug: SlugSchema, version: VersionSchema });
+
+export const RestoreRevisionInputSchema = RevisionRefInputSchema.extend({ expected_version: VersionSchema.optional() });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COLUMN_TYPES } from "./cells";
-import { ActorViewSchema, CursorSchema, LabelSchema, SlugSchema } from "./common";
+import { ActorViewSchema, CursorSchema, LabelSchema, limitSchema, SlugSchema, type ListLimit } from "./common";
 
 export const CellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const ColumnNameSchema = z.string().min(1).max(63);
@@ -28,6 +28,9 @@ export const RangeSchema = z.object({ gt: CellSchema.optional(), gte: CellSchema
 /** A text, link or choice column whose value holds these characters, in any case. */
 export const ContainsSchema = z.object({ contains: z.string().min(1).max(200) }).strict();
 
+/** Rows one list call returns. */
+export const ROW_LIST_LIMIT: ListLimit = { min: 1, max: 500, default: 50 };
+
 export const ListRowsInputSchema = z
   .object({
     workspace: SlugSchema.optional(),
@@ -41,7 +44,7 @@ export const ListRowsInputSchema = z
       .strict()
       .optional(),
     cursor: CursorSchema.optional(),
-    limit: z.number().int().min(1).max(500).optional(),
+    limit: limitSchema(ROW_LIST_LIMIT).optional(),
   })
   .strict();
 

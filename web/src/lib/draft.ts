@@ -1,6 +1,6 @@
 // The editor's model: which part of a page is edited, what changed, what to send, and a
 // copy of unsaved work kept in this browser so a closed tab or a crash loses nothing.
-import { type TableViewSpec, tableSpecsOf } from "./table-cells";
+import { type TableViewSpec, tableSpecsOf } from "./table/table-view-specs";
 
 export type PartKind = "markdown" | "html" | "table_view";
 

@@ -1,23 +1,10 @@
 // Three-way merge of a page edit that raced someone else's save: the version the editor
 // started from (base), the person's draft (mine) and the newer version (theirs). Changes to
 // different fields, or to different lines of the text, combine; the text is merged line by
-// line with node-diff3 (the diff3 algorithm, as `git merge-file`: changes to the same or to
-// neighbouring lines overlap). Anything that overlaps is left to the person (ConflictPanel).
-import { diff3Merge } from "node-diff3";
+// line by the one line diff (shared text-diff.ts, diff3 as `git merge-file`: changes to the
+// same or to neighbouring lines overlap). Anything that overlaps is left to the person (ConflictPanel).
+import { mergeText } from "@atelier/shared/domain/text-diff";
 import type { Draft, Field } from "./draft";
-
-/** The merged text, or null when both sides changed the same (or neighbouring) lines differently. */
-export function mergeText(base: string, mine: string, theirs: string): string | null {
-  if (mine === theirs || theirs === base) return mine;
-  if (mine === base) return theirs;
-  const regions = diff3Merge(mine.split("\n"), base.split("\n"), theirs.split("\n"), { excludeFalseConflicts: true });
-  const out: string[] = [];
-  for (const region of regions) {
-    if (region.conflict) return null;
-    if (region.ok) out.push(...region.ok);
-  }
-  return out.join("\n");
-}
 
 /** A field both sides may have changed: equal changes agree; different ones overlap. */
 function mergeValue(base: string, mine: string, theirs: string): string | null {

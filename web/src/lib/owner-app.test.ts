@@ -4,7 +4,6 @@ import { describeActor, describeEvent, EMPTY_DIRECTORY, type Directory } from ".
 import { changedFields, draftOf, editableKind, isEmptyUpdate, keepMine, updateInputFor, type EditablePage } from "./draft";
 import { describeError, fieldIssue, isMissingProcedure, isVersionConflict } from "./errors";
 import { formatBytes, plural, relativeTime } from "./format";
-import { changedCount, diffLines } from "./line-diff";
 import { isValidSlug, slugify, slugProblem } from "./slug";
 
 function serverError(
@@ -56,22 +55,6 @@ describe("formatting", () => {
     expect(formatBytes(10 * 1024 * 1024)).toBe("10 MB");
     expect(plural(1, "page")).toBe("1 page");
     expect(plural(3, "page")).toBe("3 pages");
-  });
-});
-
-describe("line diff", () => {
-  it("marks the lines each side lacks", () => {
-    const d = diffLines("a\nb\nc", "a\nB\nc\nd");
-    expect(d.mine.map((l) => l.changed)).toEqual([false, true, false]);
-    expect(d.theirs.map((l) => l.changed)).toEqual([false, true, false, true]);
-    expect(changedCount(d.theirs)).toBe(2);
-  });
-
-  it("shows both texts unmarked when they are too long to compare", () => {
-    const big = Array.from({ length: 2500 }, (_, i) => `line ${i}`).join("\n");
-    const d = diffLines(big, `${big}\nmore`);
-    expect(d.compared).toBe(false);
-    expect(d.theirs).toHaveLength(2501);
   });
 });
 

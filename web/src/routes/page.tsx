@@ -20,7 +20,7 @@ import { TimeAgo } from "../components/time-ago";
 import { useDirectory } from "../components/workspace/use-directory";
 import { isNotFound } from "../lib/errors";
 import { signInHref } from "../lib/safe-next";
-import { tableSpecsOf } from "../lib/table-cells";
+import { tableSpecsOf } from "../lib/table/table-view-specs";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
 import "./page.css";

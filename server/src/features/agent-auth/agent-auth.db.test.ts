@@ -326,7 +326,7 @@ describe("the lifecycle sweeper", () => {
 
   async function addPage(reg: Registration) {
     // A page in the sandbox, written as the sandbox's own agent would.
-    const { createPage } = await import("@atelier/shared/domain/pages");
+    const { createPage } = await import("@atelier/shared/domain/pages/create-page");
     const token = await srv.database.c.tokens.findOne({ _id: reg.token_id });
     if (!token) throw new Error("no token");
     await createPage(srv.deps, { kind: "token", token }, { slug: `p-${reg.sandbox_bucket.slug}`, title: "t", body_markdown: "x" });

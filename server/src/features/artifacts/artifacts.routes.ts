@@ -1,7 +1,7 @@
 // The browser routes of SPEC §4.1.
 import { isUtf8 } from "node:buffer";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
-import { createPage } from "@atelier/shared/domain/pages";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { embeddedDocument, embeddedEtag, escapeHtml, notFoundDocument } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";

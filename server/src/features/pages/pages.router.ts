@@ -1,12 +1,24 @@
-import { createPage, deletePage, getPage, getRevision, listPages, movePage, pageHistory, restoreRevision, updatePage } from "@atelier/shared/domain/pages";
-import { CursorSchema, SlugSchema } from "@atelier/shared/schemas/common";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
+import { deletePage } from "@atelier/shared/domain/pages/delete-page";
+import { getPage } from "@atelier/shared/domain/pages/get-page";
+import { getRevision } from "@atelier/shared/domain/pages/get-revision";
+import { listPages } from "@atelier/shared/domain/pages/list-pages";
+import { movePage } from "@atelier/shared/domain/pages/move-page";
+import { pageHistory } from "@atelier/shared/domain/pages/page-history";
+import { restoreRevision } from "@atelier/shared/domain/pages/restore-revision";
+import { updatePage } from "@atelier/shared/domain/pages/update-page";
 import {
   CreatePageInputSchema,
   DeletedPageViewSchema,
+  ListPagesInputSchema,
+  MovePageInputSchema,
   PageListViewSchema,
+  PageRefInputSchema,
   PageViewSchema,
   RevisionViewSchema,
+  RevisionRefInputSchema,
   RevisionWithPartsViewSchema,
+  RestoreRevisionInputSchema,
   UpdatePageInputSchema,
 } from "@atelier/shared/schemas/pages";
 import { z } from "zod";
@@ -14,19 +26,12 @@ import { protectedProcedure, publicProcedure, router } from "../../trpc";
 
 export const pagesRouter = router({
   list: publicProcedure
-    .input(
-      z.object({
-        workspace: SlugSchema,
-        collection: SlugSchema.optional(),
-        cursor: CursorSchema.optional(),
-        limit: z.number().int().min(1).max(200).optional(),
-      }),
-    )
+    .input(ListPagesInputSchema)
     .output(PageListViewSchema)
     .query(({ ctx, input }) => listPages(ctx, ctx.principal, input)),
 
   get: publicProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(PageRefInputSchema)
     .output(PageViewSchema)
     .query(({ ctx, input }) => getPage(ctx, ctx.principal, { slug: input.slug })),
 
@@ -41,28 +46,28 @@ export const pagesRouter = router({
     .mutation(({ ctx, input }) => updatePage(ctx, ctx.principal, input)),
 
   delete: protectedProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(PageRefInputSchema)
     .output(DeletedPageViewSchema)
     .mutation(({ ctx, input }) => deletePage(ctx, ctx.principal, input.slug)),
 
   /** A new address; the old one redirects to it for a while (SLUG_REDIRECT_DAYS). */
   move: protectedProcedure
-    .input(z.object({ slug: SlugSchema, new_slug: SlugSchema }))
+    .input(MovePageInputSchema)
     .output(PageViewSchema)
     .mutation(({ ctx, input }) => movePage(ctx, ctx.principal, { slug: input.slug, newSlug: input.new_slug })),
 
   revision: publicProcedure
-    .input(z.object({ slug: SlugSchema, version: z.number().int().min(1) }))
+    .input(RevisionRefInputSchema)
     .output(RevisionWithPartsViewSchema)
     .query(({ ctx, input }) => getRevision(ctx, ctx.principal, input.slug, input.version)),
 
   restore: protectedProcedure
-    .input(z.object({ slug: SlugSchema, version: z.number().int().min(1), expected_version: z.number().int().min(1).optional() }))
+    .input(RestoreRevisionInputSchema)
     .output(PageViewSchema)
     .mutation(({ ctx, input }) => restoreRevision(ctx, ctx.principal, input)),
 
   history: publicProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(PageRefInputSchema)
     .output(z.array(RevisionViewSchema))
     .query(({ ctx, input }) => pageHistory(ctx, ctx.principal, input.slug)),
 });

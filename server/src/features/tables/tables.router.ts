@@ -1,19 +1,17 @@
-import {
-  addColumn,
-  changeColumnType,
-  columnValues,
-  createCollection,
-  deleteRow,
-  deleteTable,
-  insertRows,
-  listCollections,
-  listRows,
-  removeColumn,
-  renameColumn,
-  renameTable,
-  rowHistory,
-  updateRow,
-} from "@atelier/shared/domain/tables";
+import { addColumn } from "@atelier/shared/domain/tables/add-column";
+import { changeColumnType } from "@atelier/shared/domain/tables/change-column-type";
+import { columnValues } from "@atelier/shared/domain/tables/column-values";
+import { createCollection } from "@atelier/shared/domain/tables/create-collection";
+import { deleteRow } from "@atelier/shared/domain/tables/delete-row";
+import { deleteTable } from "@atelier/shared/domain/tables/delete-table";
+import { insertRows } from "@atelier/shared/domain/tables/insert-rows";
+import { listCollections } from "@atelier/shared/domain/tables/list-collections";
+import { listRows } from "@atelier/shared/domain/tables/list-rows";
+import { removeColumn } from "@atelier/shared/domain/tables/remove-column";
+import { renameColumn } from "@atelier/shared/domain/tables/rename-column";
+import { renameTable } from "@atelier/shared/domain/tables/rename-table";
+import { rowHistory } from "@atelier/shared/domain/tables/row-history";
+import { updateRow } from "@atelier/shared/domain/tables/update-row";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import {
   AddColumnInputSchema,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TokenDoc } from "@atelier/shared/db";
-import { updatePage } from "@atelier/shared/domain/pages";
+import { updatePage } from "@atelier/shared/domain/pages/update-page";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
 let srv: TestServer;

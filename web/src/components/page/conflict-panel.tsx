@@ -3,7 +3,7 @@
 import { useId, useMemo } from "react";
 import type { Directory } from "../../lib/actors";
 import { changedFields, type Draft, draftOf, fieldList, keepMine, tablesOf } from "../../lib/draft";
-import { changedCount, diffLines } from "../../lib/line-diff";
+import { changedCount, diffLines } from "@atelier/shared/domain/text-diff";
 import { plural } from "../../lib/format";
 import type { RouterOutputs } from "../../trpc";
 import { ActorName } from "../actor-name";

@@ -1,4 +1,4 @@
-import type { DiffLine } from "../../lib/line-diff";
+import type { DiffLine } from "@atelier/shared/domain/text-diff";
 import "./diff-view.css";
 
 /** A text with the lines the other side lacks highlighted; the full text is always shown. */

@@ -1,6 +1,6 @@
 import { Fragment } from "react";
 import { Link } from "wouter";
-import type { TableViewSpec } from "../../lib/table-cells";
+import type { TableViewSpec } from "../../lib/table/table-view-specs";
 import { useTables } from "../table/use-table";
 import "./live-tables-note.css";
 

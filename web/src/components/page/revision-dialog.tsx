@@ -4,7 +4,7 @@ import { lazy, Suspense, useId, useMemo, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import { describeError, isVersionConflict } from "../../lib/errors";
 import { formatDateTime, plural } from "../../lib/format";
-import { changedCount, diffLines } from "../../lib/line-diff";
+import { changedCount, diffLines } from "@atelier/shared/domain/text-diff";
 import { useRestoreRevision, useRevision } from "../../lib/collaboration";
 import type { RouterOutputs } from "../../trpc";
 import { ActorName } from "../actor-name";

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useId, useState } from "react";
-import { type TableInfo, type TableViewSpec, canonicalSpec } from "../../lib/table-cells";
+import { type TableViewSpec, canonicalSpec } from "../../lib/table/table-view-specs";
+import { type TableInfo } from "../../lib/table/types";
 import "./table-view-form.css";
 
 /**

@@ -5,7 +5,7 @@
 import { useId, useState } from "react";
 import { Link } from "wouter";
 import { describeError } from "../../lib/errors";
-import type { TableViewSpec } from "../../lib/table-cells";
+import type { TableViewSpec } from "../../lib/table/table-view-specs";
 import { useTables } from "../table/use-table";
 import { TableViewForm } from "./table-view-form";
 import "./table-views-field.css";

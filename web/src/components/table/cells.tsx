@@ -3,7 +3,9 @@
 // tags coloured by what they mean (shared/src/domain/choice-tone.ts). Inputs carry their column name (data-column) so an editor can focus any of them.
 import { choiceTone } from "@atelier/shared/domain/choice-tone";
 import type { ChangeEvent, KeyboardEvent } from "react";
-import { type Cell, type Column, cellText, dateInputType, formatDateCell, isDateOnly, shortUrl } from "../../lib/table-cells";
+import { cellText, formatDateCell, isDateOnly, shortUrl } from "../../lib/table/show-value";
+import { dateInputType } from "../../lib/table/type-value";
+import { type Cell, type Column } from "../../lib/table/types";
 import "./cells.css";
 
 export function CellValue({ column, value }: { column: Column; value: Cell | undefined }) {

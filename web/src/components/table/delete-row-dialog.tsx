@@ -3,7 +3,8 @@
 import { useState } from "react";
 import type { Directory } from "../../lib/actors";
 import { describeError, isNotFound, isVersionConflict } from "../../lib/errors";
-import { type Column, type Row, rowText } from "../../lib/table-cells";
+import { rowText } from "../../lib/table/row-conflicts";
+import { type Column, type Row } from "../../lib/table/types";
 import { ActorName } from "../actor-name";
 import { ConfirmDialog } from "../confirm-dialog";
 import { TimeAgo } from "../time-ago";

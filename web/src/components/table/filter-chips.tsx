@@ -1,4 +1,5 @@
-import { activeFilters, type Column, type FilterState, filterSummary } from "../../lib/table-cells";
+import { activeFilters, type FilterState, filterSummary } from "../../lib/table/grid-state";
+import { type Column } from "../../lib/table/types";
 import "./filter-chips.css";
 
 /** The filters in force, each a chip that removes it. */

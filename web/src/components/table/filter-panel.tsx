@@ -2,7 +2,9 @@
 // case) for text and links, and for numbers and dates also "at least", "at most" and "between". Applied together (Enter or "Apply"); each active
 // filter also shows as a chip that removes it (filter-chips.tsx).
 import { type FormEvent, useId, useState } from "react";
-import { type Column, type ColumnFilter, type FilterState, canContain, parseInput } from "../../lib/table-cells";
+import { type ColumnFilter, type FilterState, canContain } from "../../lib/table/grid-state";
+import { parseInput } from "../../lib/table/type-value";
+import { type Column } from "../../lib/table/types";
 import { CellInput } from "./cells";
 import "./filter-panel.css";
 

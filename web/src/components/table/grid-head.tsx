@@ -1,6 +1,7 @@
 // The grid's header row: one button per column that cycles its sort (A→Z, Z→A, the table's
 // own order), the column's type under its name, and the two columns of the grid's own.
-import { type Column, type SortState, nextSort, typeLabel } from "../../lib/table-cells";
+import { type SortState, nextSort } from "../../lib/table/grid-state";
+import { type Column, typeLabel } from "../../lib/table/types";
 import "./grid-head.css";
 
 export function GridHead({ columns, sort, onSort }: { columns: Column[]; sort: SortState | null; onSort: (sort: SortState | null) => void }) {

@@ -1,6 +1,7 @@
 // What the grid says above or instead of its rows: the values a person chose not to keep
 // after a conflict, and an empty table (or no row matching the filters).
-import { type Column, type RowValues, rowText } from "../../lib/table-cells";
+import { rowText } from "../../lib/table/row-conflicts";
+import { type Column, type RowValues } from "../../lib/table/types";
 import { CopyButton } from "../copy-button";
 
 /** After "Take theirs": the person's own values stay readable and copyable until dismissed. */

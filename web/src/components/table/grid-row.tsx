@@ -1,6 +1,6 @@
 import type { MouseEvent } from "react";
 import type { Directory } from "../../lib/actors";
-import type { Column, Row } from "../../lib/table-cells";
+import type { Column, Row } from "../../lib/table/types";
 import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
 import { CellValue } from "./cells";

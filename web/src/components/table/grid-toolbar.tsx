@@ -1,6 +1,7 @@
 // Above the grid: the filter button with the filters in force as chips, the sort, and a
 // live status; and, when the filters can't be used, why, with ways out.
-import type { Column, FilterState, SortState } from "../../lib/table-cells";
+import type { FilterState, SortState } from "../../lib/table/grid-state";
+import type { Column } from "../../lib/table/types";
 import { FilterChips } from "./filter-chips";
 import "./grid-toolbar.css";
 

@@ -4,7 +4,8 @@
 import { useId } from "react";
 import type { Directory } from "../../lib/actors";
 import type { ActorView } from "../../lib/collaboration";
-import { type Column, type RowValues, compareRow, nameList, rowText } from "../../lib/table-cells";
+import { compareRow, nameList, rowText } from "../../lib/table/row-conflicts";
+import { type Column, type RowValues } from "../../lib/table/types";
 import { ActorName } from "../actor-name";
 import { CopyButton } from "../copy-button";
 import { TimeAgo } from "../time-ago";

@@ -3,7 +3,10 @@
 // (or in a stacked form on phones); new rows are added at the top.
 import { Fragment, useRef } from "react";
 import type { Directory } from "../../lib/actors";
-import { type Column, type Row, type RowInputs, type SortState, rowLabel } from "../../lib/table-cells";
+import { type SortState } from "../../lib/table/grid-state";
+import { rowLabel } from "../../lib/table/row-conflicts";
+import { type RowInputs } from "../../lib/table/type-value";
+import { type Column, type Row } from "../../lib/table/types";
 import { useAnnouncer } from "../../lib/use-announcer";
 import { NARROW, useMediaQuery } from "../../lib/use-media-query";
 import { GridHead } from "./grid-head";

@@ -7,7 +7,7 @@ import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError, fieldIssuesOf } from "../../lib/errors";
 import { plural } from "../../lib/format";
-import { COLUMN_TYPES, type ColumnType, type TableInfo, typeLabel } from "../../lib/table-cells";
+import { COLUMN_TYPES, type ColumnType, type TableInfo, typeLabel } from "../../lib/table/types";
 import { useTRPC } from "../../trpc";
 import { ConfirmDialog, confirmsMutation } from "../confirm-dialog";
 import { Field, type FieldControl, TextField } from "../field";

@@ -3,7 +3,7 @@
 // for the new-row form once, and is then taken out of the address.
 import { useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "wouter";
-import { type FilterState, type GridState, gridStateOf, searchOf } from "../../lib/table-cells";
+import { type FilterState, type GridState, gridStateOf, searchOf } from "../../lib/table/grid-state";
 
 export function useGridSearch() {
   const [search, setSearch] = useSearchParams();

@@ -1,7 +1,7 @@
 // Which row of the grid is being edited (one at a time), the row that just saved (it
 // flashes), and the values a person let go after a conflict.
 import { type RefObject, useEffect, useRef, useState } from "react";
-import type { Row, RowValues } from "../../lib/table-cells";
+import type { Row, RowValues } from "../../lib/table/types";
 
 export interface Editing {
   /** The row as it was when editing started. */

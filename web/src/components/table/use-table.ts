@@ -3,7 +3,8 @@
 // counts), the row's history and the workspace itself (usage, activity).
 import { keepPreviousData, type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { Row, ServerFilter, SortState, TableInfo } from "../../lib/table-cells";
+import type { SortState } from "../../lib/table/grid-state";
+import type { Row, ServerFilter, TableInfo } from "../../lib/table/types";
 import { type RouterOutputs, useTRPC, useTRPCClient } from "../../trpc";
 
 export const ROWS_PAGE_SIZE = 50;

@@ -1,7 +1,8 @@
 // The columns of a new table, one row each: name, type, required, and for a choice column
 // its choices. A column just added takes the focus, so typing goes on from the keyboard.
 import { useEffect, useId, useRef, useState } from "react";
-import { COLUMN_TYPES, type ColumnDraft, type ColumnType } from "../../lib/table-cells";
+import { type ColumnDraft } from "../../lib/table/column-drafts";
+import { COLUMN_TYPES, type ColumnType } from "../../lib/table/types";
 import { Field, FieldError } from "../field";
 import "./columns-editor.css";
 

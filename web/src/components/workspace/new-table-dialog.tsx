@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError, isConflict } from "../../lib/errors";
 import { slugProblem } from "../../lib/slug";
-import { type ColumnDraft, columnProblems, columnServerProblems, columnsInput, hasColumnProblems } from "../../lib/table-cells";
+import { type ColumnDraft, columnProblems, columnServerProblems, columnsInput, hasColumnProblems } from "../../lib/table/column-drafts";
 import { useTRPC } from "../../trpc";
 import { TextField } from "../field";
 import { FormDialog } from "../modal-dialog";

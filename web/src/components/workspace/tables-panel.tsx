@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import { plural } from "../../lib/format";
-import { typeLabel } from "../../lib/table-cells";
+import { typeLabel } from "../../lib/table/types";
 import { useTables } from "../table/use-table";
 import { LoadError } from "../load-error";
 import { EmptyState } from "../empty-state";

@@ -3,7 +3,7 @@
 // version for reference while combining by hand.
 import type { Directory } from "../../../lib/actors";
 import { type Draft, draftOf, type StoredDraft } from "../../../lib/draft";
-import { diffLines } from "../../../lib/line-diff";
+import { diffLines } from "@atelier/shared/domain/text-diff";
 import { ActorName } from "../../actor-name";
 import { CopyButton } from "../../copy-button";
 import { TimeAgo } from "../../time-ago";

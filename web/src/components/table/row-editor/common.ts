@@ -1,5 +1,5 @@
 import type { Directory } from "../../../lib/actors";
-import type { Column } from "../../../lib/table-cells";
+import type { Column } from "../../../lib/table/types";
 import type { EditorLayout } from "./editor-frame";
 
 /** What the grid gives both row editors. */

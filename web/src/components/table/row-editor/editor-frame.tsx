@@ -1,7 +1,7 @@
 // The frame both row editors share. On wide screens the row's own cells become inputs, with
 // a panel row under it for messages; on phones a stacked form opens under the row.
 import { type KeyboardEvent, type ReactNode, type RefObject, useId, useRef } from "react";
-import type { Column } from "../../../lib/table-cells";
+import type { Column } from "../../../lib/table/types";
 import { CellInput } from "../cells";
 import "./editor-frame.css";
 

@@ -1,6 +1,6 @@
 // The new-row form at the top of the grid: it stays open after adding, for the next one.
 import { useEffect, useState } from "react";
-import { type RowInputs, emptyInputs, newRowValues } from "../../../lib/table-cells";
+import { type RowInputs, emptyInputs, newRowValues } from "../../../lib/table/type-value";
 import { useInsertRows, useRefreshTable } from "../use-table";
 import type { RowEditorProps } from "./common";
 import { EditorButtons, EditorFrame, EditorMeta, RowField, useEditorFrame } from "./editor-frame";

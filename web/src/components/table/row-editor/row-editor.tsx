@@ -2,7 +2,9 @@
 // the row meanwhile, both sides are shown and the person chooses (RowConflict); "Combine by
 // hand" goes on editing over their version, with their values under each field.
 import { useEffect, useState } from "react";
-import { type Column, type Row, type RowValues, cellText, inputOf, inputsOf, newRowValues, parseInput, rowChanges, sameCell } from "../../../lib/table-cells";
+import { cellText } from "../../../lib/table/show-value";
+import { inputOf, inputsOf, newRowValues, parseInput, rowChanges, sameCell } from "../../../lib/table/type-value";
+import { type Column, type Row, type RowValues } from "../../../lib/table/types";
 import { RowConflict, type TheirRow } from "../row-conflict";
 import type { RowEditorProps } from "./common";
 import { EditorButtons, EditorFrame, EditorMeta, RowField, useEditorFrame } from "./editor-frame";

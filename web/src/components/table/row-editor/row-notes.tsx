@@ -1,7 +1,7 @@
 // What the row editor says under the row while editing: a refusal, a newer version saved by
 // someone else, a row that left the list, or that it now edits over the other side's version.
 import type { Directory } from "../../../lib/actors";
-import type { Row } from "../../../lib/table-cells";
+import type { Row } from "../../../lib/table/types";
 import { ActorName } from "../../actor-name";
 import { TimeAgo } from "../../time-ago";
 

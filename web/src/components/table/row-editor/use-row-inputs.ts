@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { describeError } from "../../../lib/errors";
-import { type Column, type RowInputs, rowProblemsOf } from "../../../lib/table-cells";
+import { rowProblemsOf } from "../../../lib/table/server-problems";
+import { type RowInputs } from "../../../lib/table/type-value";
+import { type Column } from "../../../lib/table/types";
 
 /**
  * What a row editor holds: the text of each input, the problem under each, and one message

@@ -3,7 +3,8 @@
 // sides can be shown and the person chooses (see RowConflict).
 import { useState } from "react";
 import { describeError, isNotFound, isVersionConflict } from "../../../lib/errors";
-import { type Column, type RowValues, rowProblemsOf } from "../../../lib/table-cells";
+import { rowProblemsOf } from "../../../lib/table/server-problems";
+import { type Column, type RowValues } from "../../../lib/table/types";
 import type { TheirRow } from "../row-conflict";
 import { useFetchNewest, useInsertRows, usePatchRows, useRefreshTable, useUpdateRow } from "../use-table";
 

@@ -1,33 +1,15 @@
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { describeEvent } from "./actors";
-import { draftOf, isEmptyUpdate, keepMine, storedAsDraft, tablesOf, tablesText, updateInputFor, type EditablePage } from "./draft";
-import {
-  type Column,
-  type ColumnDraft,
-  canonicalSpec,
-  cellText,
-  columnProblems,
-  columnServerProblems,
-  columnsInput,
-  compareRow,
-  emptyInputs,
-  filterSummary,
-  formatDateCell,
-  gridStateOf,
-  inputOf,
-  inputsOf,
-  nameList,
-  newRowValues,
-  nextSort,
-  parseInput,
-  cellAdvice,
-  rowChanges,
-  rowProblemsOf,
-  searchOf,
-  serverFilterOf,
-  tableSpecsOf,
-} from "./table-cells";
+import { describeEvent } from "../actors";
+import { draftOf, isEmptyUpdate, keepMine, storedAsDraft, tablesOf, tablesText, updateInputFor, type EditablePage } from "../draft";
+import { type ColumnDraft, columnProblems, columnServerProblems, columnsInput } from "./column-drafts";
+import { filterSummary, gridStateOf, nextSort, searchOf, serverFilterOf } from "./grid-state";
+import { compareRow, nameList } from "./row-conflicts";
+import { cellAdvice, rowProblemsOf } from "./server-problems";
+import { cellText, formatDateCell } from "./show-value";
+import { canonicalSpec, tableSpecsOf } from "./table-view-specs";
+import { emptyInputs, inputOf, inputsOf, newRowValues, parseInput, rowChanges } from "./type-value";
+import { type Column } from "./types";
 
 type Issue = { path: string; code: string; message: string; params?: Record<string, string | number | string[]> };
 

@@ -1,0 +1,171 @@
+// A page as a versioned document (versioned-write.ts): how a version of it is finished —
+// its revision, its rendered document, the oldest revisions beyond REVISIONS_KEPT pruned —
+// and the one way every content change of a page is written (`changePage`).
+import type { PageDoc, PartDoc, RevisionDoc } from "../../db/index";
+import { newId, revisionId } from "../../ids";
+import { utf8Bytes } from "../../schemas/cells";
+import type { PageView } from "../../schemas/pages";
+import { actorOf, assertCan, type Principal } from "../access";
+import { renderDocument, writeRendition } from "../artifacts";
+import { countLines } from "../text-diff";
+import { contentBytes, EVENT_BYTES, releaseUsage } from "../limits";
+import type { TableViewSpec } from "../table-views";
+import { insertOnce, versionedWrite, type VersionedKind, type WriteDeps } from "../versioned-write";
+import { forgetPage, readablePage } from "./page-store";
+import { viewOf } from "./page-view";
+
+/** What the writer already has for the finishing steps: the rendered document and the growth it charged for it. */
+export interface PageHint {
+  html: string;
+  renditionCharged: number;
+}
+
+export const PAGES: VersionedKind<PageDoc, PageHint> = {
+  noun: "page",
+  collection: (deps) => deps.database.c.pages,
+  steps: [
+    {
+      name: "revision",
+      run: (deps, page) => insertOnce(deps.database.c.revisions, revisionOf(page)),
+    },
+    {
+      name: "rendition",
+      async run(deps, page, ws, hint) {
+        const change = await writeRendition(deps, page, ws, hint?.html ?? (await renderDocument(deps, page)));
+        // The writer charged the document's growth as it saw it before writing; versions finishing
+        // at once can see the same older document, so the charge is trued up to what was written.
+        if (hint && change !== hint.renditionCharged) await releaseUsage(deps, page.workspaceId, { pages: 0, bytes: hint.renditionCharged - change });
+      },
+    },
+    {
+      name: "prune",
+      async run(deps, page) {
+        const oldest = page.version - deps.config.REVISIONS_KEPT;
+        if (oldest < 1) return;
+        const { revisions } = deps.database.c;
+        const pruned = await revisions.find({ pageId: page._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
+        // Two versions finishing at once find the same old revisions: each gives back only the
+        // bytes of those it deleted itself, so the counter is never released twice (issue 13).
+        let freed = 0;
+        for (const p of pruned) if ((await revisions.deleteOne({ _id: p._id })).deletedCount === 1) freed += p.bytes;
+        if (freed > 0) await releaseUsage(deps, page.workspaceId, { pages: 0, bytes: freed });
+      },
+    },
+  ],
+  async event(_deps, page, type) {
+    const restoredFrom = page.lastChange.restoredFrom;
+    return {
+      workspaceId: page.workspaceId,
+      type,
+      actor: page.updatedBy,
+      target: { kind: "page", id: page._id, label: page.title },
+      ...(restoredFrom !== null ? { restoredFrom } : {}),
+    };
+  },
+  forget: forgetPage,
+};
+
+function revisionOf(page: PageDoc): RevisionDoc {
+  return {
+    _id: revisionId(page._id, page.version),
+    pageId: page._id,
+    workspaceId: page.workspaceId,
+    version: page.version,
+    title: page.title,
+    summary: page.summary,
+    parts: page.parts,
+    bytes: page.bytes,
+    restoredFrom: page.lastChange.restoredFrom,
+    changes: page.lastChange.changes,
+    lines: page.lastChange.lines ?? null,
+    actor: page.updatedBy,
+    createdAt: page.updatedAt,
+  };
+}
+
+export function tableParts(specs: TableViewSpec[] | undefined, from: number): PartDoc[] {
+  return (specs ?? []).map((spec, i) => ({ id: newId("prt"), kind: "table_view", body: JSON.stringify(spec), position: from + i }));
+}
+
+/** A page's text (its Markdown and HTML parts, in order), for counting changed lines. */
+export function textOf(parts: PartDoc[]): string {
+  return [...parts]
+    .sort((a, b) => a.position - b.position)
+    .filter((p) => p.kind !== "table_view")
+    .map((p) => p.body)
+    .join("\n");
+}
+
+/** A page's content at its next version. */
+export interface PageChange {
+  title: string;
+  summary: string;
+  parts: PartDoc[];
+  restoredFrom?: number;
+}
+
+/** What a change touched, for the history ("title, text"). */
+function changesBetween(before: Pick<PageDoc, "title" | "summary" | "parts">, after: PageChange): string[] {
+  const out: string[] = [];
+  if (after.restoredFrom !== undefined) out.push("restored");
+  if (before.title !== after.title) out.push("title");
+  if (before.summary !== after.summary) out.push("summary");
+  const joined = (parts: PartDoc[], tables: boolean) =>
+    parts
+      .filter((p) => (p.kind === "table_view") === tables)
+      .map((p) => (tables ? p.body : `${p.kind}:${p.body}`))
+      .join("\u0000");
+  if (joined(before.parts, false) !== joined(after.parts, false)) out.push("text");
+  if (joined(before.parts, true) !== joined(after.parts, true)) out.push("tables");
+  return out;
+}
+
+/**
+ * Applies `change` to the current page as one new version, through the one write protocol
+ * (versioned-write.ts): with `expectedVersion`, a page that has moved on (or is being
+ * changed right now) is a `version_conflict`, never an overwrite; without it, the change
+ * applies to whatever is current, waiting its turn. Only the claim's holder renders.
+ */
+export async function changePage(
+  deps: WriteDeps,
+  principal: Principal,
+  slug: string,
+  expectedVersion: number | undefined,
+  eventType: string,
+  change: (page: PageDoc) => PageChange,
+): Promise<PageView> {
+  const { doc, ws } = await versionedWrite(deps, PAGES, {
+    expectedVersion,
+    actor: actorOf(principal),
+    async read() {
+      const { page, ws } = await readablePage(deps, principal, { slug });
+      assertCan(principal, ws, "write", "page");
+      return { doc: page, ws };
+    },
+    async next(page, ws) {
+      const next = change(page);
+      const html = await renderDocument(deps, { slug: page.slug, title: next.title, summary: next.summary, parts: next.parts, workspaceId: ws._id });
+      const bytes = contentBytes(next);
+      const stored = await deps.database.c.artifacts.findOne({ _id: page.slug }, { projection: { bytes: 1 } });
+      const renditionCharged = utf8Bytes(html) - (stored?.bytes ?? 0);
+      return {
+        set: {
+          title: next.title,
+          summary: next.summary,
+          parts: next.parts,
+          bytes,
+          lastChange: {
+            changes: changesBetween(page, next),
+            restoredFrom: next.restoredFrom ?? null,
+            lines: countLines(textOf(page.parts), textOf(next.parts)),
+          },
+        },
+        // The page's new content, its new revision, its document's growth and the event.
+        delta: { pages: 0, bytes: bytes - page.bytes + bytes + renditionCharged + EVENT_BYTES },
+        event: eventType,
+        hint: { html, renditionCharged },
+      };
+    },
+  });
+  return viewOf(deps, principal, doc, ws);
+}

@@ -1,0 +1,90 @@
+import type { RowDoc } from "../../db/index";
+import { AppError, invalidField } from "../../errors";
+import { actorOf, type Principal } from "../access";
+import { refreshTableViews } from "../artifacts";
+import { now } from "../clock";
+import type { StoreDeps } from "../deps";
+import { recordEvent } from "../events";
+import { EVENT_BYTES, RECORD_OVERHEAD_BYTES, releaseUsage, reserveUsage } from "../limits";
+import { assertRowSize, checkRow, newRowId, rowBytes } from "./row-values";
+import { rowRevision } from "./row-versions";
+import { resolveTable, tableChanged, type TableRef } from "./table-store";
+
+/** Inserts rows all or nothing: every row is checked first, and a failure undoes the rest. */
+export async function insertRows(deps: StoreDeps, principal: Principal, input: TableRef & { rows: unknown[] }): Promise<{ row_ids: string[] }> {
+  const { database, config } = deps;
+  if (input.rows.length === 0 || input.rows.length > 500) {
+    throw invalidField("rows", input.rows.length === 0 ? "too_few" : "too_many", "send 1 to 500 rows at a time", { min: 1, max: 500 });
+  }
+  const { ws, table } = await resolveTable(deps, principal, input, "write");
+  const actor = actorOf(principal);
+  const t = now();
+  const rows: RowDoc[] = input.rows.map((r, i) => {
+    const values = checkRow(table, r, `rows.${i}`);
+    const bytes = rowBytes(values);
+    assertRowSize(bytes, config.ROW_MAX_BYTES, `rows.${i}`, "is");
+    return {
+      _id: newRowId(),
+      workspaceId: ws._id,
+      collectionId: table._id,
+      values,
+      version: 1,
+      bytes,
+      writing: null,
+      // Until every row's revision is stored: the sweeper stores those a stop left out.
+      revisionPending: true,
+      createdBy: actor,
+      updatedBy: actor,
+      createdAt: t,
+      updatedAt: t,
+    };
+  });
+  const n = rows.length;
+  // Each row and its first revision, and the event.
+  const delta = { pages: 0, bytes: rows.reduce((s, r) => s + 2 * (RECORD_OVERHEAD_BYTES + r.bytes), 0) + EVENT_BYTES };
+  const reserved = await database.c.collections.updateOne(
+    { _id: table._id, rowCount: { $lte: config.TABLE_MAX_ROWS - n } },
+    { $inc: { rowCount: n }, $set: { countDirtyAt: t } },
+  );
+  if (reserved.modifiedCount !== 1) {
+    throw new AppError("limit_exceeded", `A table holds at most ${config.TABLE_MAX_ROWS} rows.`, { details: { limit: "rows", max: config.TABLE_MAX_ROWS } });
+  }
+  try {
+    await reserveUsage(deps, ws, delta);
+  } catch (err) {
+    await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
+    throw err;
+  }
+  try {
+    await database.c.rows.insertMany(rows, { ordered: true });
+    await database.c.rowRevisions.insertMany(
+      rows.map((r) => rowRevision(r, actor)),
+      { ordered: false },
+    );
+    await database.c.rows.updateMany({ _id: { $in: rows.map((r) => r._id) }, revisionPending: true }, { $set: { revisionPending: false } });
+  } catch (err) {
+    await database.c.rows.deleteMany({ _id: { $in: rows.map((r) => r._id) } });
+    await database.c.rowRevisions.deleteMany({ rowId: { $in: rows.map((r) => r._id) } });
+    await database.c.collections.updateOne({ _id: table._id }, { $inc: { rowCount: -n } });
+    await releaseUsage({ database }, ws._id, delta);
+    // A copy read while some of them were stored must not keep them.
+    await tableChanged(
+      deps,
+      table,
+      rows.map((r) => r._id),
+    );
+    throw err;
+  }
+  await tableChanged(
+    deps,
+    table,
+    rows.map((r) => r._id),
+  );
+  await recordEvent(
+    deps,
+    { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n },
+    { counted: true },
+  );
+  await refreshTableViews(deps, ws, table.slug);
+  return { row_ids: rows.map((r) => r._id) };
+}
