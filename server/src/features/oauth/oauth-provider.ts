@@ -50,7 +50,7 @@ function supportedMetadata(m: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = { ...m, token_endpoint_auth_method: "none" };
   if (Array.isArray(m.grant_types)) out.grant_types = m.grant_types.filter((g) => GRANT_TYPES.has(String(g)));
   if (Array.isArray(m.response_types)) out.response_types = m.response_types.filter((r) => r === "code");
-  for (const k of ["jwks", "jwks_uri", "id_token_signed_response_alg", "userinfo_signed_response_alg"]) delete out[k];
+  for (const k of ["jwks", "id_token_signed_response_alg", "userinfo_signed_response_alg"]) delete out[k];
   return out;
 }
 
