@@ -149,6 +149,9 @@ for (const variant of ["metadata-document", "registration"] as const) {
       });
 
       await test.step("the consent screen at desktop and phone width, light and dark, has no serious accessibility problem and is laid out", async () => {
+        // Loaded afresh, as a person already signed in arrives (the sign-in step's styles are then not on the page).
+        await page.reload();
+        await expect(page.getByRole("heading", { name: `Connect ${clientName} to your Atelier?` })).toBeFocused();
         await expectConsentLaidOut(page);
         await expectNoSeriousA11yViolations(page, "consent, light");
         await keepScreens(page, `oauth-consent-${variant}`);

@@ -248,7 +248,7 @@ export function OAuthConsentPage({ user, params }: SignedInPageProps) {
           <ClientLogo src={v.client.logo_uri} />
           <div>
             <h1 id={`${id}-title`} className="consent__title" tabIndex={-1} ref={heading}>
-              Connect <span className="consent__name">{name}</span> to your Atelier?
+              Connect {name} to your Atelier?
             </h1>
             <p className="consent__signed-in muted">Signed in as {user.email}</p>
           </div>
