@@ -112,6 +112,9 @@ const EnvSchema = z.object({
   OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS: int(3, 1, 30),
   OAUTH_REGISTRATIONS_PER_IP_PER_HOUR: int(20, 0, 1_000_000),
   OAUTH_TOKEN_REQUESTS_PER_IP_PER_MINUTE: int(60, 0, 1_000_000),
+  OAUTH_AUTHORIZE_REQUESTS_PER_IP_PER_MINUTE: int(30, 0, 1_000_000),
+  OAUTH_REVOCATIONS_PER_IP_PER_MINUTE: int(30, 0, 1_000_000),
+  OAUTH_UNUSED_CLIENT_TTL_SECONDS: int(7 * DAY, 3600, 365 * DAY),
   TOKEN_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_]{0,30}_$/, "must be lower-case letters, digits and _, ending with _")

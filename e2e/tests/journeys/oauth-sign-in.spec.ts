@@ -8,7 +8,7 @@
 import { auth, Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { expect, test, type Page } from "@playwright/test";
 import { uniqueEmail, uniqueSlug } from "../support/api";
-import { keepScreens, keepScreenshot } from "../support/browser";
+import { DESKTOP, keepScreens, keepScreenshot, PHONE } from "../support/browser";
 import { waitForCode } from "../support/mail";
 import { callTool, mcpPost, toolCall } from "../support/mcp";
 import { expectNoSeriousA11yViolations, MemoryOAuthProvider, startCallback, startClientSite } from "../support/oauth";
@@ -22,6 +22,40 @@ async function signInOnTheSpot(page: Page, email: string): Promise<void> {
   const since = Date.now();
   await page.getByRole("button", { name: "Send me a code" }).click();
   await page.getByLabel("Six-digit code").fill(await waitForCode(email, since));
+}
+
+/**
+ * The consent screen uses the app's own controls (issue 27): no browser-default fieldset, the
+ * radio's text in its own block, a full-height select under its label, buttons apart, and no
+ * focus ring on the heading that takes the focus.
+ */
+async function expectConsentLaidOut(page: Page): Promise<void> {
+  const fieldset = page.locator("fieldset.choice-group");
+  expect(await fieldset.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe("none");
+  const choice = page.locator("label.choice").first();
+  expect(await choice.evaluate((el) => getComputedStyle(el).display)).toBe("flex");
+  const select = page.getByLabel("For how long");
+  const box = await select.boundingBox();
+  const label = await page.locator("label", { hasText: "For how long" }).boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThanOrEqual(40);
+  expect((box?.y ?? 0) - ((label?.y ?? 0) + (label?.height ?? 0))).toBeGreaterThanOrEqual(4);
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    const deny = await page.getByRole("button", { name: "Deny", exact: true }).boundingBox();
+    const allow = await page.getByRole("button", { name: "Allow", exact: true }).boundingBox();
+    if (!deny || !allow) throw new Error("no buttons");
+    const apart = Math.max(
+      allow.x - (deny.x + deny.width),
+      deny.x - (allow.x + allow.width),
+      allow.y - (deny.y + deny.height),
+      deny.y - (allow.y + allow.height),
+    );
+    expect(apart, `Deny and Allow at ${size.width} px`).toBeGreaterThanOrEqual(8);
+  }
+  await page.setViewportSize(DESKTOP);
+  const heading = page.getByRole("heading", { level: 1 });
+  expect(await heading.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await heading.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("none");
 }
 
 /** Presses Tab until the named button has the focus (at most 40 times), then Enter. */
@@ -85,19 +119,40 @@ for (const variant of ["metadata-document", "registration"] as const) {
         else expect(u?.searchParams.get("client_id")).toMatch(/^dcr_/);
       });
 
-      await test.step("the person, not signed in, signs in with the e-mail code and sees the consent screen", async () => {
+      await test.step("the person, not signed in, is told on the sign-in step which app wants to connect", async () => {
         await page.goto(provider.authorizationUrl?.href ?? "");
         await expect(page).toHaveURL(/\/app\/oauth\/consent\/[A-Za-z0-9_-]+$/);
+        await expect(page.getByRole("heading", { name: `${clientName} wants to connect to Atelier` })).toBeVisible();
+        await expect(page.getByText(site ? /^Verified: localhost:\d+$/ : /^Unverified$/)).toBeVisible();
+        await expectNoSeriousA11yViolations(page, "sign-in step, light");
+        await keepScreens(page, `oauth-sign-in-step-${variant}`);
+        await page.emulateMedia({ colorScheme: "dark" });
+        await expectNoSeriousA11yViolations(page, "sign-in step, dark");
+        await keepScreens(page, `oauth-sign-in-step-${variant}-dark`);
+        await page.emulateMedia({ colorScheme: "light" });
+      });
+
+      await test.step("signs in with the e-mail code and sees the consent screen", async () => {
         await signInOnTheSpot(page, person);
         await expect(page.getByRole("heading", { name: `Connect ${clientName} to your Atelier?` })).toBeVisible();
-        await expect(page.getByText("Unverified", { exact: true })).toBeVisible();
-        if (site) await expect(page.getByText(/identified itself with a document at/)).toContainText("localhost");
-        else await expect(page.getByText("It registered itself with this server a moment ago.")).toBeVisible();
+        if (site) {
+          // An https metadata document: its host vouches for it; the name is still its own.
+          await expect(page.getByText(/^Verified: localhost:\d+$/)).toBeVisible();
+          await expect(page.getByText(/Its description is published by/)).toContainText("localhost");
+        } else {
+          await expect(page.getByText("Unverified", { exact: true })).toBeVisible();
+          await expect(page.getByText(/It registered itself with this server (just now|.* ago)/)).toBeVisible();
+        }
+        await expect(page.getByText(/After you answer you go back to a program on this computer/)).toContainText("http://127.0.0.1:");
         await expect(page.getByText(/Create, change and delete pages/)).toBeVisible();
         await expect(page.getByRole("button", { name: "Allow", exact: true })).toBeEnabled();
       });
 
-      await test.step("the consent screen at desktop and phone width, light and dark, has no serious accessibility problem", async () => {
+      await test.step("the consent screen at desktop and phone width, light and dark, has no serious accessibility problem and is laid out", async () => {
+        // Loaded afresh, as a person already signed in arrives (the sign-in step's styles are then not on the page).
+        await page.reload();
+        await expect(page.getByRole("heading", { name: `Connect ${clientName} to your Atelier?` })).toBeFocused();
+        await expectConsentLaidOut(page);
         await expectNoSeriousA11yViolations(page, "consent, light");
         await keepScreens(page, `oauth-consent-${variant}`);
         await page.emulateMedia({ colorScheme: "dark" });

@@ -262,6 +262,11 @@ function corpus(f: Fixture): Record<string, Entry> {
       ids: false,
       why: "free text, not an id: answered only from the caller's own workspaces (the victim's names, slugs and text are searched for below, checked for disclosure)",
     },
+    "oauth.signInContext": {
+      ids: true,
+      base: { uid: "AAAAAAAAAAAAAAAAAAAAA" },
+      fields: { uid: { foreign: [], missing: ["AAAAAAAAAAAAAAAAAAAAA"], like: "AAAAAAAAAAAAAAAAAAAAA" } },
+    },
     "oauth.interaction": {
       ids: true,
       base: { uid: "AAAAAAAAAAAAAAAAAAAAA" },

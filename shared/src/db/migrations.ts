@@ -5,7 +5,7 @@ import { utf8Bytes } from "../schemas/cells";
 import { collections } from "./collections";
 import type { CollectionDoc, PageDoc, TokenDoc, WorkspaceDoc } from "./documents";
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const OVERHEAD = 256;
 const contentBytes = (p: { title: string; summary: string; parts: { body: string }[] }) =>
@@ -75,12 +75,32 @@ async function toVersion2(db: Db): Promise<void> {
   await c.shareLinks.updateMany({ lastUsedAt: null }, { $set: { lastUsedAt: null } });
 }
 
+/**
+ * Version 3 (issue 23): dynamically registered OAuth clients expire when unused, and a public
+ * client keeps no secret. Registrations made before get 30 days (an Allow extends them as it
+ * does any registration) and lose the client_secret the provider used to store in clear.
+ */
+async function toVersion3(db: Db): Promise<void> {
+  const c = collections(db);
+  const until = new Date(Date.now() + 30 * 86_400_000);
+  for await (const doc of c.oauth.find({ model: "Client", expiresAt: null })) {
+    let payload = doc.payload;
+    try {
+      const { client_secret: _s, client_secret_expires_at: _e, ...rest } = JSON.parse(doc.payload) as Record<string, unknown>;
+      payload = JSON.stringify(rest);
+    } catch {
+      // An unreadable record is left to expire.
+    }
+    await c.oauth.updateOne({ _id: doc._id, expiresAt: null }, { $set: { payload, expiresAt: until } });
+  }
+}
+
 /** Two processes upserting the one meta document at once: the loser's write is the same. */
 function ignoreRace(err: unknown): void {
   if ((err as { code?: unknown }).code !== 11000) throw err;
 }
 
-const STEPS: Record<number, (db: Db) => Promise<void>> = { 2: toVersion2 };
+const STEPS: Record<number, (db: Db) => Promise<void>> = { 2: toVersion2, 3: toVersion3 };
 
 /** Brings the database to SCHEMA_VERSION. A fresh database starts there. */
 export async function migrate(db: Db): Promise<void> {

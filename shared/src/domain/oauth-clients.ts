@@ -27,7 +27,8 @@ export class ClientDocumentError extends Error {
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
-function isLoopbackHost(hostname: string): boolean {
+/** localhost, 127.0.0.0/8 and [::1]: a program on the person's own computer. */
+export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
@@ -99,6 +100,40 @@ export function isClientDocumentUrl(config: Pick<Config, "OAUTH_ALLOW_LOOPBACK_C
   return true;
 }
 
+/**
+ * Client metadata that names a URL this authorization server would fetch or call on its own
+ * (signing keys, a pairwise sector document, request objects, logout and notification
+ * endpoints). Public clients need none of them, and each would make this server connect
+ * where a stranger says, so a registration or a metadata document naming one is refused.
+ */
+export const FETCHED_URL_METADATA = [
+  "jwks_uri",
+  "sector_identifier_uri",
+  "request_uris",
+  "backchannel_logout_uri",
+  "frontchannel_logout_uri",
+  "backchannel_client_notification_endpoint",
+  "post_logout_redirect_uris",
+  "initiate_login_uri",
+] as const;
+
+/**
+ * What is wrong with client metadata (a registration request or a metadata document) for
+ * this server, which serves public clients only: the `invalid_client_metadata` description,
+ * or null. A missing `token_endpoint_auth_method` means "none" here; nothing else is accepted.
+ */
+export function clientMetadataProblem(m: Record<string, unknown>): string | null {
+  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== "none") {
+    return 'Only public clients are supported here: token_endpoint_auth_method must be "none" (no client secret is issued).';
+  }
+  if ("client_secret" in m || "client_secret_expires_at" in m) return "A public client has no client_secret; remove it.";
+  for (const key of FETCHED_URL_METADATA) {
+    if (m[key] !== undefined)
+      return `${key} is not accepted: this server fetches no URL a client names (only a client ID metadata document, by its client_id).`;
+  }
+  return null;
+}
+
 /** Redirect URIs a client may use: https anywhere, http only on loopback (RFC 8252 §7.3), or an app's own scheme (§7.1). */
 export function redirectUriProblem(uri: unknown): string | null {
   if (typeof uri !== "string" || uri.length > 2000) return "must be a URL";
@@ -155,7 +190,8 @@ export async function fetchClientDocument(
       (res) => {
         if (res.statusCode !== 200) {
           res.resume();
-          return fail(`The client metadata document could not be fetched (HTTP ${res.statusCode ?? "?"}; redirects are not followed).`);
+          // The other server's status and body stay out of our answer: it is not ours to relay.
+          return fail("The client metadata document could not be fetched: its URL must answer with the document itself (redirects are not followed).");
         }
         const declared = Number(res.headers["content-length"] ?? "0");
         if (declared > CLIENT_DOCUMENT_MAX_BYTES) {
@@ -214,12 +250,8 @@ export async function fetchClientDocument(
   const m = metadata as Record<string, unknown>;
   if (m.client_id !== clientId)
     throw new ClientDocumentError("invalid_client_metadata", "The client metadata document's client_id differs from the URL it was fetched from.");
-  if ("client_secret" in m || "client_secret_expires_at" in m) {
-    throw new ClientDocumentError("invalid_client_metadata", "A client metadata document must not contain a client_secret.");
-  }
-  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== "none") {
-    throw new ClientDocumentError("invalid_client_metadata", 'Only public clients are supported here: token_endpoint_auth_method must be "none".');
-  }
+  const problem = clientMetadataProblem(m);
+  if (problem) throw new ClientDocumentError("invalid_client_metadata", problem);
   if (!Array.isArray(m.redirect_uris) || m.redirect_uris.length === 0) {
     throw new ClientDocumentError("invalid_client_metadata", "The client metadata document must list redirect_uris.");
   }

@@ -43,6 +43,17 @@ export async function deleteOAuthGrant({ database }: Pick<Deps, "database">, gra
   await database.c.oauth.deleteOne({ _id: oauthRecordId("Grant", grantId) });
 }
 
+/**
+ * Keeps a dynamically registered client at least until `until` (its last grant's end plus the
+ * unused period): a client that someone connected is not deleted under them. Never shortens.
+ */
+export async function keepOAuthClientUntil({ database }: Pick<Deps, "database">, clientId: string, until: Date): Promise<void> {
+  await database.c.oauth.updateOne(
+    { _id: oauthRecordId("Client", clientId), $or: [{ expiresAt: null }, { expiresAt: { $lt: until } }] },
+    { $set: { expiresAt: until } },
+  );
+}
+
 /** Deletes records past their expiry (run by the sweeper). */
 export async function clearExpiredOAuthRecords({ database }: Pick<Deps, "database">): Promise<number> {
   return (await database.c.oauth.deleteMany({ expiresAt: { $lte: now() } })).deletedCount;

@@ -150,9 +150,14 @@ export async function revokeToken(deps: StoreDeps, userId: string, tokenId: stri
   const revokedAt = now();
   await deps.database.c.tokens.updateOne({ _id: t._id, revokedAt: null }, { $set: { revokedAt } });
   if (t.kind === "oauth") await deleteOAuthGrant(deps, t.oauth?.grantId ?? t._id);
+  forgetToken(deps, t);
+  return (await tokenViews(deps, [{ ...t, revokedAt }]))[0] as TokenView;
+}
+
+/** Drops this process's cached lookups of a token (its key, and every OAuth access token that led to it). */
+export function forgetToken(deps: Pick<StoreDeps, "cache">, t: Pick<TokenDoc, "_id" | "hash">): void {
   deps.cache.delete(tokenKey(t.hash));
   deps.cache.deleteTag(tokenTag(t._id));
-  return (await tokenViews(deps, [{ ...t, revokedAt }]))[0] as TokenView;
 }
 
 /** The token a credential hash names, read through the cache (at most CACHE_TTL_MS old). */

@@ -11,6 +11,8 @@ import { syncArtifactVisibility } from "./artifacts";
 import { now } from "./clock";
 import type { Deps, StoreDeps } from "./deps";
 import { recordEvent } from "./events";
+import { deleteOAuthGrant } from "./oauth-store";
+import { forgetToken } from "./tokens";
 
 export const DEFAULT_COLLECTION_SLUG = "pages";
 
@@ -326,14 +328,16 @@ export async function finishWorkspaceDelete(deps: StoreDeps, ws: Pick<WorkspaceD
     cache.delete(`pageslug:${a._id}`);
   }
   cache.deleteTag(`artws:${ws._id}`);
-  const confined = await database.c.tokens.find({ workspaceIds: ws._id }, { projection: { hash: 1, workspaceIds: 1, revokedAt: 1 } }).toArray();
+  const confined = await database.c.tokens.find({ workspaceIds: ws._id }, { projection: { hash: 1, workspaceIds: 1, revokedAt: 1, kind: 1 } }).toArray();
   for (const t of confined) {
     const rest = (t.workspaceIds ?? []).filter((id) => id !== ws._id);
     await database.c.tokens.updateOne(
       { _id: t._id },
       rest.length === 0 && !t.revokedAt ? { $pull: { workspaceIds: ws._id }, $set: { revokedAt: now() } } : { $pull: { workspaceIds: ws._id } },
     );
-    cache.delete(`tok:${t.hash}`);
+    // A connected agent left with no workspace ends at the authorization server too: its refresh token stops.
+    if (rest.length === 0 && t.kind === "oauth") await deleteOAuthGrant(deps, t._id);
+    forgetToken(deps, t);
   }
   await database.c.registrations.updateMany({ workspaceId: ws._id }, { $set: { workspaceId: null } });
   await database.c.workspaces.deleteOne({ _id: ws._id });

@@ -41,10 +41,17 @@ export function AppArea() {
       return <PageError fullPage error={session.error} onRetry={session.retry} />;
     case "signed-out":
       if (matched?.route.access !== "public") {
+        const Step = matched?.route.signIn;
         return (
           <Suspense fallback={<PageLoading fullPage />}>
-            <title>Sign in · Atelier</title>
-            <SignInScreen next={location} notice={history?.notice ?? null} />
+            {Step ? (
+              <Step params={matched.params} next={location} notice={history?.notice ?? null} />
+            ) : (
+              <>
+                <title>Sign in · Atelier</title>
+                <SignInScreen next={location} notice={history?.notice ?? null} />
+              </>
+            )}
           </Suspense>
         );
       }

@@ -18,8 +18,21 @@ export interface PublicPageProps {
   params: Record<string, string | undefined>;
 }
 
+/** A signed-in page's own sign-in step, shown in its place to a visitor (default: the app's sign-in screen). */
+export interface SignInStepProps {
+  params: Record<string, string | undefined>;
+  /** Where to go once signed in (this path). */
+  next: string;
+  notice: string | null;
+}
+
 export type AppRoute =
-  | { path: string; access: "signed-in"; component: LazyExoticComponent<ComponentType<SignedInPageProps>> }
+  | {
+      path: string;
+      access: "signed-in";
+      component: LazyExoticComponent<ComponentType<SignedInPageProps>>;
+      signIn?: LazyExoticComponent<ComponentType<SignInStepProps>>;
+    }
   | { path: string; access: "public"; component: LazyExoticComponent<ComponentType<PublicPageProps>> };
 
 export const appRoutes: AppRoute[] = [
@@ -37,6 +50,8 @@ export const appRoutes: AppRoute[] = [
     path: "/oauth/consent/:uid",
     access: "signed-in",
     component: lazy(() => import("./oauth-consent").then((m) => ({ default: m.OAuthConsentPage }))),
+    // A person not signed in yet sees which app asks to connect while signing in.
+    signIn: lazy(() => import("./oauth-consent").then((m) => ({ default: m.OAuthSignInStep }))),
   },
   {
     path: "/buckets/:slug",

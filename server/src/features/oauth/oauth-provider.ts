@@ -7,16 +7,21 @@
 import { createECDH, createHmac } from "node:crypto";
 import type { Deps } from "@atelier/shared/domain/deps";
 import { mcpResource, OAUTH_SCOPES } from "@atelier/shared/domain/oauth-access";
-import { ClientDocumentError, fetchClientDocument, isClientDocumentUrl, redirectUriProblem } from "@atelier/shared/domain/oauth-clients";
+import { ClientDocumentError, clientMetadataProblem, fetchClientDocument, isClientDocumentUrl, redirectUriProblem } from "@atelier/shared/domain/oauth-clients";
+import { endOAuthGrant, oauthAccount, oauthGrantIsLive, unknownScopes } from "@atelier/shared/domain/oauth-grants";
 import { oauthAdapter, type OAuthPayload } from "@atelier/shared/domain/oauth-store";
 import { OAUTH_PATHS } from "@atelier/shared/domain/discovery";
 import { newSecret } from "@atelier/shared/ids";
 import type { Logger } from "@atelier/shared/logger";
+import { refusalPage } from "./oauth-pages";
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 
 export type OAuthProvider = Provider;
 
-type ProviderDeps = Pick<Deps, "config" | "database"> & { logger: Logger };
+type ProviderDeps = Pick<Deps, "config" | "database" | "cache"> & { logger: Logger };
+
+/** How long a client metadata document that could not be used is not fetched again. */
+export const CLIENT_DOCUMENT_FAILURE_SECONDS = 30;
 
 const derive = (secret: string, purpose: string) => createHmac("sha256", secret).update(`atelier:${purpose}`).digest();
 
@@ -45,25 +50,49 @@ function supportedMetadata(m: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = { ...m, token_endpoint_auth_method: "none" };
   if (Array.isArray(m.grant_types)) out.grant_types = m.grant_types.filter((g) => GRANT_TYPES.has(String(g)));
   if (Array.isArray(m.response_types)) out.response_types = m.response_types.filter((r) => r === "code");
-  for (const k of ["jwks", "jwks_uri", "id_token_signed_response_alg", "userinfo_signed_response_alg"]) delete out[k];
+  for (const k of ["jwks", "id_token_signed_response_alg", "userinfo_signed_response_alg"]) delete out[k];
   return out;
 }
 
-/** Which model names the adapter keeps; a client id that is a URL is resolved from its metadata document. */
-function adapterFor({ config, database }: ProviderDeps) {
-  const Base = oauthAdapter({ database });
+/**
+ * The adapter oidc-provider keeps its models with (shared/src/domain/oauth-store.ts), and
+ * what this server adds to it:
+ * - a client id that is a URL is resolved from its metadata document (fetched, cached for
+ *   every process; a failure is remembered for CLIENT_DOCUMENT_FAILURE_SECONDS, so a bad URL
+ *   is fetched once, not once per lookup);
+ * - a dynamic registration expires OAUTH_UNUSED_CLIENT_TTL_SECONDS after it was made (an
+ *   Allow keeps it as long as its grant, and that period after);
+ * - a grant is alive only while its connected agent's token document is active, and a grant
+ *   the provider revokes (reuse of a refresh token, a replayed code) ends that token document.
+ */
+function adapterFor(deps: ProviderDeps) {
+  const { config } = deps;
+  const Base = oauthAdapter(deps);
   return class AtelierOAuthAdapter extends Base {
+    override async upsert(id: string, payload: OAuthPayload, expiresIn?: number): Promise<void> {
+      if (this.name === "Client" && !expiresIn) return super.upsert(id, payload, config.OAUTH_UNUSED_CLIENT_TTL_SECONDS);
+      return super.upsert(id, payload, expiresIn);
+    }
+
     override async find(id: string): Promise<OAuthPayload | undefined> {
+      if (this.name === "Grant") {
+        const grant = await super.find(id);
+        return grant && (await oauthGrantIsLive(deps, id)) ? grant : undefined;
+      }
       if (this.name !== "Client" || !isClientDocumentUrl(config, id)) return super.find(id);
       // A metadata document fetched shortly before (by any process) is reused until it expires.
       const cached = await new Base("ClientDocument").find(id);
       if (cached) return cached;
+      const failed = await new Base("ClientDocumentFailure").find(id);
+      if (failed)
+        throw providerError(new ClientDocumentError(failed.error === "invalid_client" ? "invalid_client" : "invalid_client_metadata", String(failed.message)));
       let fetched: Awaited<ReturnType<typeof fetchClientDocument>>;
       try {
         fetched = await fetchClientDocument(config, id);
       } catch (err) {
         if (err instanceof ClientDocumentError) {
-          throw err.error === "invalid_client" ? new errors.InvalidClient(err.message) : new errors.InvalidClientMetadata(err.message);
+          await new Base("ClientDocumentFailure").upsert(id, { error: err.error, message: err.message }, CLIENT_DOCUMENT_FAILURE_SECONDS);
+          throw providerError(err);
         }
         throw err;
       }
@@ -71,11 +100,21 @@ function adapterFor({ config, database }: ProviderDeps) {
       await new Base("ClientDocument").upsert(id, metadata, fetched.maxAgeSeconds);
       return metadata;
     }
+
+    override async destroy(id: string): Promise<void> {
+      await super.destroy(id);
+      // Only the provider's revocation destroys a grant (the app's own revocation deletes the records itself).
+      if (this.name === "Grant") await endOAuthGrant(deps, id);
+    }
   };
 }
 
+function providerError(err: ClientDocumentError): Error {
+  return err.error === "invalid_client" ? new errors.InvalidClient(err.message) : new errors.InvalidClientMetadata(err.message);
+}
+
 export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
-  const { config, database, logger } = deps;
+  const { config, logger } = deps;
   const resource = mcpResource(config.BASE_URL);
   const scope = OAUTH_SCOPES.join(" ");
 
@@ -125,6 +164,8 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
         issueRegistrationAccessToken: false,
         idFactory: () => `dcr_${newSecret(18)}`,
       },
+      // Not in the discovery document, so not offered: authorization requests come by the front channel only.
+      pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
@@ -149,13 +190,36 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
     },
     enabledJWA: { idTokenSigningAlgValues: ["ES256"] },
     allowOmittingSingleRegisteredRedirectUri: false,
+    // Checked on every authorization request, present or not: what discovery does not offer is refused
+    // (and, with every other error at /oauth/authorize, shown on our own page: see the error handling below).
+    extraParams: {
+      scope: (_ctx, value) => {
+        const unknown = unknownScopes(value);
+        if (unknown.length > 0) {
+          throw new errors.InvalidScope(`This server offers only the scopes ${scope}; not ${unknown.join(" ").slice(0, 200)}.`, unknown.join(" "));
+        }
+      },
+      response_mode: (_ctx, value) => {
+        if (value !== undefined && value !== "query") {
+          throw new errors.UnsupportedResponseMode(`Only response_mode=query is supported here.`);
+        }
+      },
+    },
     extraClientMetadata: {
       properties: ["software_id", "software_version", "atelier_via"],
       validator: (ctx, key, _value, metadata) => {
         if (key === "atelier_via") {
-          // Set by this server on fetched documents only; a registration (the one case with a ctx) cannot claim it.
           const m = metadata as Record<string, unknown>;
-          if (ctx) delete m[key];
+          if (ctx) {
+            // A registration (the one case with a ctx): public clients only, no URL this server would fetch.
+            const problem = clientMetadataProblem((ctx.oidc.body ?? {}) as Record<string, unknown>);
+            if (problem) throw new errors.InvalidClientMetadata(problem);
+            // The provider prepares a secret for a registration that names no auth method; a public client gets none.
+            delete m.client_secret;
+            delete m.client_secret_expires_at;
+            // Set by this server on fetched documents only; a registration cannot claim it.
+            delete m[key];
+          }
           // A client's `scope` metadata (the MCP SDK sends mcp:read mcp:write) would be checked
           // against OpenID scopes; ours are the resource's, granted per authorization instead.
           delete m.scope;
@@ -186,11 +250,15 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
       IdToken: 3600,
     },
     findAccount: async (_ctx, sub) => {
-      const user = await database.c.users.findOne({ _id: sub }, { projection: { _id: 1 } });
-      return user ? { accountId: user._id, claims: () => ({ sub: user._id }) } : undefined;
+      const account = await oauthAccount(deps, sub);
+      return account ? { accountId: account.accountId, claims: () => ({ sub: account.accountId }) } : undefined;
     },
-    renderError: (ctx: KoaContextWithOIDC, out) => {
-      // Errors that cannot go back to the client (unknown client, a redirect_uri not registered).
+    renderError: (ctx: KoaContextWithOIDC, out, err) => {
+      // Every error of an authorization request (see keepErrorsHome below), and any other the provider renders.
+      // An error after the provider began a redirect (prompt=none) keeps neither its status nor its Location.
+      const status = (err as { statusCode?: unknown } | undefined)?.statusCode;
+      ctx.status = typeof status === "number" && status >= 400 ? status : 400;
+      ctx.remove("Location");
       const error = String(out.error ?? "invalid_request");
       const description = String(out.error_description ?? "The authorization request was refused.");
       if (ctx.accepts("html", "json") === "json") {
@@ -199,17 +267,35 @@ export function createOAuthProvider(deps: ProviderDeps): OAuthProvider {
         return;
       }
       ctx.type = "html";
-      const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in request refused · Atelier</title>
-<style>body{font:16px/1.6 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1.25rem;color:#1c1d21;background:#fffefb}@media (prefers-color-scheme:dark){body{color:#e8e8eb;background:#141518}}code{font:14px ui-monospace,monospace}</style></head>
-<body><main><h1>This sign-in request was refused</h1><p>${esc(description)}</p><p>Error: <code>${esc(error)}</code></p><p>Go back to the app that sent you here and connect again. The guide: <a href="/docs/connect/agents">connecting an agent</a>.</p></main></body></html>`;
+      ctx.body = refusalPage({
+        title: "Sign-in request refused",
+        heading: "This sign-in request was refused",
+        message: `${description} Atelier shows this here rather than sending you on to the app, so that a link can never use Atelier to take you somewhere you did not choose.`,
+        error,
+      });
     },
   };
 
   const provider = new Provider(config.BASE_URL, configuration);
   // Public URLs are BASE_URL's, whatever Host a request came with (see oauthRoutes).
   provider.proxy = true;
-  provider.on("server_error", (_ctx: unknown, err: Error) => logger.error({ err: { message: err.message, name: err.name } }, "oauth server error"));
+  // RFC 9700 §4.11.2: the authorization server must not become a way to send a person to a
+  // site a stranger chose. No client here is vouched for (anyone can register one, and a
+  // metadata document proves only who controls its host), so an authorization request that
+  // fails is shown on our own page, never sent to the client's redirect URI. The one answer
+  // that goes back is the person's own Deny, whose destination the consent screen showed.
+  // The provider reads `allow_redirect` after emitting these events (authorization_error_handler.js).
+  const keepErrorsHome = (ctx: KoaContextWithOIDC, err: unknown) => {
+    const route = ctx.oidc?.route;
+    if (typeof err !== "object" || err === null || (route !== "authorization" && route !== "resume")) return;
+    if (route === "resume" && (err as { error?: unknown }).error === "access_denied") return;
+    (err as { allow_redirect?: boolean }).allow_redirect = false;
+  };
+  provider.on("authorization.error", keepErrorsHome);
+  provider.on("server_error", (ctx: KoaContextWithOIDC, err: Error) => {
+    keepErrorsHome(ctx, err);
+    logger.error({ err: { message: err.message, name: err.name } }, "oauth server error");
+  });
   // Routes the provider does not know answer like every other unknown path here.
   provider.use(async (ctx, next) => {
     await next();

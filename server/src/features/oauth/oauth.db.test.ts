@@ -27,7 +27,7 @@ const REDIRECT = "http://127.0.0.1:53682/callback";
 const RESOURCE = "http://localhost:3000/mcp";
 
 beforeAll(async () => {
-  srv = await startTestServer({ OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS: "1" }, "oauth");
+  srv = await startTestServer({ OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS: "1", OAUTH_AUTHORIZE_REQUESTS_PER_IP_PER_MINUTE: "1000" }, "oauth");
   b = await signIn(srv, `oauth-${Date.now()}@example.com`);
   clientId = await registerPublicClient(srv, REDIRECT, "Flow Agent");
 });
@@ -37,17 +37,26 @@ afterAll(async () => {
 afterEach(() => resetClock());
 
 const oauthCount = () => srv.database.c.oauth.countDocuments({});
+/** Records other than the short-lived note that a client metadata document could not be used. */
+const usableCount = () => srv.database.c.oauth.countDocuments({ model: { $ne: "ClientDocumentFailure" } });
 const json = async (res: Response) => (await res.json()) as { error?: string; error_description?: string } & Record<string, unknown>;
 
 async function authorizeJson(params: Parameters<typeof authorizePath>[0]): Promise<Response> {
   return b.request(authorizePath(params), { headers: { accept: "application/json" } });
 }
 
-/** Starts an authorization that the server sends back to the client with an error (valid client and redirect). */
-async function redirectedError(params: Parameters<typeof authorizePath>[0]): Promise<URL> {
-  const res = await b.request(authorizePath(params));
-  expect(res.status).toBe(303);
-  return new URL(res.headers.get("location") ?? "");
+/**
+ * Starts an authorization that fails with a valid client and redirect URI: the error is shown
+ * on our own page, never sent to the client (RFC 9700 §4.11.2). Answers the page's text.
+ */
+async function refusedHere(params: Parameters<typeof authorizePath>[0], extra = "", browser = b): Promise<string> {
+  const res = await browser.request(authorizePath(params) + extra, { headers: { accept: "text/html" } });
+  expect(res.status).toBeGreaterThanOrEqual(400);
+  expect(res.status).toBeLessThan(500);
+  expect(res.headers.get("location")).toBeNull();
+  const page = await res.text();
+  expect(page).toContain("This sign-in request was refused");
+  return page;
 }
 
 /** A fresh code for the registered client, and its PKCE verifier. */
@@ -117,12 +126,19 @@ describe("the flow", () => {
       state: "st",
     });
     const view = await trpcData<{
-      client: { name: string; name_verified: boolean; via: string; redirect_host: string };
+      client: { name: string; name_verified: boolean; via: string; identity: string; redirect: { kind: string; text: string }; registered_at: string };
       scopes: { scope: string }[];
       resource: string;
       workspaces: { slug: string }[];
     }>(await b.query("oauth.interaction", { uid }));
-    expect(view.client).toMatchObject({ name: "Flow Agent", name_verified: false, via: "registration", redirect_host: "127.0.0.1:53682" });
+    expect(view.client).toMatchObject({
+      name: "Flow Agent",
+      name_verified: false,
+      identity: "self_declared",
+      via: "registration",
+      redirect: { kind: "this_computer", text: "http://127.0.0.1:53682" },
+    });
+    expect(Date.now() - Date.parse(view.client.registered_at)).toBeLessThan(120_000);
     expect(view.scopes.map((s) => s.scope)).toEqual(["mcp:read"]);
     expect(view.resource).toBe(RESOURCE);
     expect(view.workspaces.map((w) => w.slug)).toContain(me.defaultWorkspace);
@@ -252,34 +268,32 @@ describe("bad input, each with its OAuth error and nothing stored", () => {
     expect(await oauthCount()).toBe(before);
   });
 
-  it("missing PKCE: invalid_request back to the client", async () => {
+  it("missing PKCE: invalid_request, shown here", async () => {
     const before = await oauthCount();
-    const back = await redirectedError({ client_id: clientId, redirect_uri: REDIRECT, state: "p" });
-    expect(back.searchParams.get("error")).toBe("invalid_request");
-    expect(back.searchParams.get("error_description")).toMatch(/PKCE/i);
-    expect(back.searchParams.get("iss")).toBe("http://localhost:3000");
+    const page = await refusedHere({ client_id: clientId, redirect_uri: REDIRECT, state: "p" });
+    expect(page).toContain("invalid_request");
+    expect(page).toMatch(/PKCE/i);
     expect(await oauthCount()).toBe(before);
   });
 
-  it("plain PKCE: invalid_request back to the client", async () => {
+  it("plain PKCE: invalid_request, shown here", async () => {
     const before = await oauthCount();
-    const back = await redirectedError({ client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().verifier, code_challenge_method: "plain" });
-    expect(back.searchParams.get("error")).toBe("invalid_request");
-    expect(back.searchParams.get("error_description")).toMatch(/code_challenge_method/);
+    const page = await refusedHere({ client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkce().verifier, code_challenge_method: "plain" });
+    expect(page).toContain("invalid_request");
+    expect(page).toMatch(/code_challenge_method/);
     expect(await oauthCount()).toBe(before);
   });
 
-  it("a resource other than /mcp: invalid_target back to the client", async () => {
+  it("a resource other than /mcp: invalid_target, shown here", async () => {
     const before = await oauthCount();
-    const back = await redirectedError({
+    const page = await refusedHere({
       client_id: clientId,
       redirect_uri: REDIRECT,
       code_challenge: pkce().challenge,
       code_challenge_method: "S256",
       resource: "https://api.example.com/",
     });
-    expect(back.searchParams.get("error")).toBe("invalid_target");
-    expect(back.searchParams.get("error_description")).toBeTruthy();
+    expect(page).toContain("invalid_target");
     expect(await oauthCount()).toBe(before);
   });
 
@@ -445,11 +459,12 @@ describe("client ID metadata documents", () => {
     const site = await startDocumentServer((req, res) => handler(url)(req, res));
     url = site.url;
     try {
-      const before = await oauthCount();
+      const before = await usableCount();
       const res = await authorizeJson(cimdParams(`${site.url}/client.json`));
       expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ error, error_description: expect.any(String) });
-      expect(await oauthCount()).toBe(before);
+      // Nothing but the brief note that this URL failed (so it is not fetched again at once).
+      expect(await usableCount()).toBe(before);
     } finally {
       await site.close();
     }
@@ -459,10 +474,10 @@ describe("client ID metadata documents", () => {
     const site = await startDocumentServer((_req, res) => res.end());
     const gone = `${site.url}/client.json`;
     await site.close();
-    const before = await oauthCount();
+    const before = await usableCount();
     const res = await authorizeJson(cimdParams(gone));
     expect(await json(res)).toMatchObject({ error: "invalid_client", error_description: expect.stringContaining("unreachable") });
-    expect(await oauthCount()).toBe(before);
+    expect(await usableCount()).toBe(before);
   });
 
   it("in production, a document on a loopback or private address is never fetched", async () => {
@@ -487,7 +502,7 @@ describe("client ID metadata documents", () => {
         expect((await json(res)).error).toBe("invalid_client");
       }
       expect(fetched).toBe(0);
-      expect(await prod.database.c.oauth.countDocuments({})).toBe(0);
+      expect(await prod.database.c.oauth.countDocuments({ model: { $ne: "ClientDocumentFailure" } })).toBe(0);
     } finally {
       await prod.close();
       await site.close();
@@ -553,15 +568,14 @@ describe("secrets", () => {
 });
 
 describe("expiry", () => {
-  it("the sweeper deletes codes, tokens, sessions and interactions past their expiry, and keeps clients", async () => {
-    await freshCode();
-    const clientsBefore = await srv.database.c.oauth.countDocuments({ model: "Client" });
+  it("the sweeper deletes codes, tokens, sessions and interactions past their expiry, and keeps a client while its grant lives", async () => {
+    await freshCode(b, { allow: true, duration_days: 365 });
     expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session"] } })).toBeGreaterThan(0);
     advanceClock(srv.config.OAUTH_REFRESH_TOKEN_TTL_SECONDS + 15 * 86_400);
     await sweepOnce(srv.deps);
     expect(await srv.database.c.oauth.countDocuments({ model: { $in: ["AuthorizationCode", "Interaction", "Session", "AccessToken", "RefreshToken"] } })).toBe(
       0,
     );
-    expect(await srv.database.c.oauth.countDocuments({ model: "Client" })).toBe(clientsBefore);
+    expect(await srv.database.c.oauth.countDocuments({ _id: `Client:${clientId}` })).toBe(1);
   });
 });

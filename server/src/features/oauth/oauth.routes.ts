@@ -9,6 +9,7 @@ import { AppError } from "@atelier/shared/errors";
 import { serialize } from "cookie";
 import { Router, type NextFunction, type Request, type Response } from "express";
 import type { Deps } from "../../context";
+import { refusalPage } from "./oauth-pages";
 import type { OAuthProvider } from "./oauth-provider";
 
 /** The cookie that ties a consent screen to the browser that started the authorization request. */
@@ -23,17 +24,24 @@ function oauthError(res: Response, status: number, error: string, description: s
     .json({ error, error_description: description });
 }
 
-function refusedPage(res: Response, status: number, message: string): void {
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function refusedPage(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
   res
     .status(status)
-    .set({ "Cache-Control": "no-store", "Content-Type": "text/html; charset=utf-8" })
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in request not found · Atelier</title>
-<style>body{font:16px/1.6 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1.25rem;color:#1c1d21;background:#fffefb}@media (prefers-color-scheme:dark){body{color:#e8e8eb;background:#141518}}</style></head>
-<body><main><h1>This sign-in request cannot continue</h1><p>${esc(message)}</p><p>Go back to the app that sent you here and connect again.</p></main></body></html>`,
-    );
+    .set({ "Cache-Control": "no-store", "Content-Type": "text/html; charset=utf-8", ...headers })
+    .send(refusalPage({ title: "Sign-in request not found", heading: "This sign-in request cannot continue", message }));
 }
+
+/**
+ * What this authorization server answers, by method and path: exactly the endpoints its
+ * discovery document names (and the resume step of an authorization). Every other path under
+ * /oauth (the provider's JWKS, client read-back, logout, pushed requests …) is not offered.
+ */
+const OFFERED: [method: string, path: RegExp][] = [
+  ["GET", /^\/oauth\/authorize$/],
+  ["GET", /^\/oauth\/authorize\/[A-Za-z0-9_-]{1,100}$/],
+  ["POST", /^\/oauth\/(token|register|revoke)$/],
+  ["OPTIONS", /^\/oauth\/(token|register|revoke)$/],
+];
 
 export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
   const { config } = deps;
@@ -48,13 +56,19 @@ export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
       next();
     } catch (err) {
       if (err instanceof AppError && err.code === "rate_limited") {
-        return oauthError(res, 429, "rate_limited", err.message, { "Retry-After": String(err.retryAfter ?? windowSeconds) });
+        const retry = { "Retry-After": String(err.retryAfter ?? windowSeconds) };
+        // A person's browser at the authorization endpoint reads a page; a client reads JSON.
+        if (req.method === "GET" && req.accepts(["json", "html"]) === "html") return refusedPage(res, 429, err.message, retry);
+        return oauthError(res, 429, "rate_limited", err.message, retry);
       }
       next(err);
     }
   };
   r.post("/oauth/register", limited("oauth-register", config.OAUTH_REGISTRATIONS_PER_IP_PER_HOUR, 3600, "client registrations"));
   r.post("/oauth/token", limited("oauth-token", config.OAUTH_TOKEN_REQUESTS_PER_IP_PER_MINUTE, 60, "token requests"));
+  r.post("/oauth/revoke", limited("oauth-revoke", config.OAUTH_REVOCATIONS_PER_IP_PER_MINUTE, 60, "token revocations"));
+  // Each one may fetch a client's metadata document and starts a sign-in screen: counted as well.
+  r.get("/oauth/authorize", limited("oauth-authorize", config.OAUTH_AUTHORIZE_REQUESTS_PER_IP_PER_MINUTE, 60, "authorization requests"));
 
   // Browser-based clients (the MCP Inspector, for one) register themselves from their own origin.
   r.options("/oauth/register", (_req, res) => {
@@ -101,6 +115,10 @@ export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
   // Everything else under /oauth is the provider's. Its public URLs are always BASE_URL's,
   // whatever Host or forwarding headers a request arrived with.
   r.use("/oauth", (req, res) => {
+    const path = req.originalUrl.split("?")[0] ?? "";
+    if (!OFFERED.some(([method, re]) => method === req.method && re.test(path))) {
+      return oauthError(res, 404, "not_found", "Nothing here.");
+    }
     // The provider's routes are configured with their full paths (/oauth/…): undo Express's mount.
     req.url = req.originalUrl;
     req.baseUrl = "";

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef } from "react";
 import { Spinner } from "../spinner";
 import { Field } from "../field";
+import type { SignInContext } from "./sign-in-screen";
 
 export function EmailStep({
   email,
@@ -9,6 +10,7 @@ export function EmailStep({
   sending,
   error,
   notice,
+  context,
 }: {
   email: string;
   onEmailChange: (email: string) => void;
@@ -16,6 +18,7 @@ export function EmailStep({
   sending: boolean;
   error: string | null;
   notice: string | null;
+  context?: SignInContext | undefined;
 }) {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -36,11 +39,13 @@ export function EmailStep({
 
   return (
     <form className="auth-step" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+      {context?.above}
       <h1 id={`${id}-title`} className="auth-step__title">
-        Sign in to Atelier
+        {context?.title ?? "Sign in to Atelier"}
       </h1>
       <p className="auth-step__lead">
-        Enter your e-mail address and we’ll send you a six-digit code. No password needed — and if you’re new, the same code creates your account.
+        {context?.lead ??
+          "Enter your e-mail address and we’ll send you a six-digit code. No password needed — and if you’re new, the same code creates your account."}
       </p>
       <p className="notice" role="status" aria-live="polite">
         {notice}

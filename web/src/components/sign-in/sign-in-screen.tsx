@@ -1,6 +1,6 @@
 // The whole sign-in flow: an e-mail address, then the six-digit code mailed to it.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useLocation } from "wouter";
 import { goToNext } from "../../lib/safe-next";
 import { useTRPC } from "../../trpc";
@@ -10,7 +10,17 @@ import { EmailStep } from "./email-step";
 import { looksLikeEmail, requestCodeError, verifyCodeError } from "./sign-in-messages";
 import "./sign-in.css";
 
-export function SignInScreen({ next = "/", notice = null }: { next?: string; notice?: string | null }) {
+/**
+ * What the sign-in step says when it stands in front of something particular (an app asking
+ * to connect): its own heading and lead, and what to show above them.
+ */
+export interface SignInContext {
+  title: string;
+  lead: string;
+  above?: ReactNode;
+}
+
+export function SignInScreen({ next = "/", notice = null, context }: { next?: string; notice?: string | null; context?: SignInContext }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
@@ -124,6 +134,7 @@ export function SignInScreen({ next = "/", notice = null }: { next?: string; not
             sending={request.isPending}
             error={checkError ?? (request.error ? requestCodeError(request.error) : null)}
             notice={request.isIdle ? notice : null}
+            context={context}
           />
         )}
       </main>
