@@ -1,5 +1,5 @@
 // Configuration of every Atelier process, parsed once at start from the environment
-// (DESIGN §7). This is the only module that reads process.env; a bad value stops
+// (README.md#configuration). This is the only module that reads process.env; a bad value stops
 // start-up with a message naming the variable.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// What an agent that knows only the base URL reads to find its way (SPEC §4.4, DESIGN §5).
+// What an agent that knows only the base URL reads to find its way (docs/contract.md#routes).
 import type { Config } from "../config";
 import { clientConfigs, errorRows, PROMPT_CATALOG, PROMPT_NAMES, signInGuides, TOOL_CATALOG, toolsWithAccess } from "./agent-catalog";
 

@@ -1,4 +1,4 @@
-// Agent self-registration (SPEC §2.4–2.6, §3.1–3.2, §4.3): anonymous sandboxes that a person
+// Agent self-registration (docs/contract.md#registration-and-claim): anonymous sandboxes that a person
 // claims by e-mail code, and the verified-email preview. Multi-step changes are ordered so
 // that one atomic status change picks the winner and every later step is idempotent; the
 // sweeper finishes what an interrupted process left.

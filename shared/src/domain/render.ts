@@ -1,4 +1,4 @@
-// Rendering on write (DESIGN §3): Markdown becomes sanitized HTML inside a standalone,
+// Rendering on write (docs/ARCHITECTURE.md#content): Markdown becomes sanitized HTML inside a standalone,
 // readable document; an HTML page is kept as given. A read is then a lookup. The Markdown
 // pipeline itself (sanitizer, highlighting, the title rule) is markdown.ts, shared with the
 // app's preview and history.
