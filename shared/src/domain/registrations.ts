@@ -2,6 +2,8 @@
 // claims by e-mail code, and the verified-email preview. Multi-step changes are ordered so
 // that one atomic status change picks the winner and every later step is idempotent; the
 // sweeper finishes what an interrupted process left.
+// Longer than 300 lines: one state machine (register, claim start, claim, expire), whose
+// steps share the ordering rule above.
 import type { Database, RegistrationDoc, UserDoc } from "../db/index";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";

@@ -2,6 +2,8 @@
 // readable document; an HTML page is kept as given. A read is then a lookup. The Markdown
 // pipeline itself (sanitizer, highlighting, the title rule) is markdown.ts, shared with the
 // app's preview and history.
+// Longer than 300 lines on purpose: most of it is the standalone document's template and
+// styles, which read best whole.
 import type { PartDoc } from "../db/index";
 import { sha256 } from "../ids";
 import { escapeHtml, markdownToHtml, renderTitled } from "./markdown";

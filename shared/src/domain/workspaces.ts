@@ -2,6 +2,8 @@
 // and the view every adapter answers with. A slug is a key document of its own
 // (`workspaceSlugs`, keyed by the slug), so a lookup by slug is a primary-key lookup and a
 // slug is unique by construction.
+// Longer than 300 lines: the workspace's lookups, its view and its few changes share the
+// slug-key and cache rules above; moved apart they would each restate them.
 import type { SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
 import { AppError, invalidField, isDuplicateKey, translateDbError } from "../errors";
 import { newId } from "../ids";
