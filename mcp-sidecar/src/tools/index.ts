@@ -21,6 +21,8 @@ import { createWorkspace } from "./create-workspace";
 import { setWorkspaceVisibility } from "./set-workspace-visibility";
 import { addCollaborator } from "./add-collaborator";
 import { whoami } from "./whoami";
+import { editPage } from "./edit-page";
+import { diffPageVersions } from "./diff-page-versions";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -43,6 +45,8 @@ export const TOOLS: readonly ToolDef[] = [
   setWorkspaceVisibility,
   addCollaborator,
   createShareLink,
+  editPage,
+  diffPageVersions,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
