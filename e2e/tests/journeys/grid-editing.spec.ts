@@ -173,7 +173,7 @@ test("a table edited like a sheet: cells in place, a checkbox ticked, a column f
 
   await test.step("the grid, with a cell focused and the add-column form open, is clean for axe at both widths in both themes", async () => {
     await page.reload();
-    await expect(cell(page, "Milk", "qty")).toHaveText("3");
+    await expect(cell(page, "Milk", "qty")).toHaveText("3", { timeout: 30_000 });
     await cell(page, "Eggs", "aisle").click();
     const findings = await checkScreen(page, "grid-sheet");
     await page.getByRole("button", { name: "Add a column" }).click();
@@ -190,7 +190,7 @@ test("a table starts with just a name and grows its columns from the header", as
   await signInInBrowser(page, owner);
   await appApi(page).mutation("workspaces.create", { slug: ws, name: "Reading" });
   await page.goto(`/app/buckets/${ws}?tab=tables`);
-  await page.getByRole("button", { name: "New table" }).click();
+  await page.getByRole("button", { name: "New table" }).click({ timeout: 30_000 });
   const dialog = page.getByRole("dialog", { name: "New table" });
   await dialog.getByLabel("Name", { exact: true }).fill("Reading list");
   await dialog.getByRole("button", { name: "Create table" }).click();
