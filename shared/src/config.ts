@@ -62,7 +62,8 @@ const issuers = z
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  BASE_URL: httpUrl.default("http://localhost:3000"),
+  /** Defaults to http://localhost:{PORT} (issue 23 item 15: PORT alone must not leave every printed URL on :3000). */
+  BASE_URL: httpUrl.optional(),
   PORT: port(3000),
   SERVER_PORT: port(3001),
   SIDECAR_PORT: port(3002),
@@ -127,7 +128,9 @@ const EnvSchema = z.object({
 });
 
 type Env = z.infer<typeof EnvSchema>;
-export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY"> & {
+export type Config = Omit<Env, "BASE_URL" | "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY"> & {
+  /** The public origin, without a trailing slash. */
+  BASE_URL: string;
   ANONYMOUS_REGISTRATION_ENABLED: boolean;
   /** OAuth clients whose metadata document lives on a loopback or private address (and http: loopback client ids). */
   OAUTH_ALLOW_LOOPBACK_CLIENTS: boolean;
@@ -162,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     ...e,
+    BASE_URL: e.BASE_URL ?? `http://localhost:${e.PORT}`,
     DATA_DIR: dataDir,
     WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
     ANONYMOUS_REGISTRATION_ENABLED: anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
