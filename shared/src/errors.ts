@@ -46,6 +46,7 @@ export const ERROR_TABLE = {
   not_found: { http: 404, trpc: "NOT_FOUND", mcp: "tool" },
   registration_not_found: { http: 404, trpc: "NOT_FOUND", mcp: "tool" },
   method_not_allowed: { http: 405, trpc: "METHOD_NOT_SUPPORTED", mcp: "http" },
+  not_acceptable: { http: 406, trpc: "BAD_REQUEST", mcp: "http" },
   conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   version_conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   already_claimed: { http: 409, trpc: "CONFLICT", mcp: "tool" },
