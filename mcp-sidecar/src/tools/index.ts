@@ -64,7 +64,7 @@ type Listing = ReturnType<typeof listing>;
 const LISTINGS = new Map(TOOLS.map((t) => [t.name, listing(t)]));
 const cache = new Map<string, { tools: Listing[] }>();
 
-/** What a tool that writes says to a caller without a token (lazy sign-in, DESIGN §6). */
+/** What a tool that writes says to a caller without a token (lazy sign-in, docs/contract.md#mcp-tools). */
 export const SIGN_IN_NOTE = "Needs sign-in: called without a token, it answers 401 and your client signs in (or send a token with mcp:write).";
 
 /**

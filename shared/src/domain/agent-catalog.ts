@@ -3,6 +3,8 @@
 // configurations. The sidecar registers its tools and prompts from here, /auth.md and the
 // connect guide (discovery.ts) and the app's connect screens print from here, and tests
 // exercise what is printed. Browser-safe: the SPA imports it.
+// Longer than 300 lines on purpose: it is one table (tools, prompts, advice, snippets), and
+// one source is the point.
 import { ERROR_TABLE, type ErrorCode } from "../errors";
 
 /** read: mcp:read (or no token, for public workspaces); write: mcp:write; admin: mcp:write, never an unclaimed sandbox token. */
