@@ -252,6 +252,11 @@ describe("diff_page_versions", () => {
     expect(applyUnifiedDiff(v3, back.data.diff as string)).toBe(v2);
     expect((await call(client, "diff_page_versions", { slug, from: 2, to: 2 })).data.diff).toBe("");
 
+    // get_page reads a kept version as it was.
+    const old = await call(client, "get_page", { slug, version: 2 });
+    expect(old.data.page).toMatchObject({ version: 2, title: "Doc", parts: [{ body: v2 }] });
+    expect((await call(client, "get_page", { slug, version: 4 })).error.error).toBe("not_found");
+
     const missing = await call(client, "diff_page_versions", { slug, from: 9 });
     expect(missing.isError).toBe(true);
     expect(missing.error.error).toBe("not_found");

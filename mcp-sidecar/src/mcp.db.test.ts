@@ -42,7 +42,18 @@ const READ_TOOLS = [
   "search_pages",
   "whoami",
 ];
-const WRITE_TOOLS = ["create_collection", "create_page", "delete_page", "delete_row", "edit_page", "insert_rows", "update_page", "update_row"];
+const WRITE_TOOLS = [
+  "change_table",
+  "create_collection",
+  "create_page",
+  "delete_page",
+  "delete_row",
+  "edit_page",
+  "insert_rows",
+  "move_page",
+  "update_page",
+  "update_row",
+];
 const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "set_workspace_visibility"];
 
 describe("tools/list", () => {

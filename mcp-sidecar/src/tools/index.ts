@@ -23,6 +23,8 @@ import { addCollaborator } from "./add-collaborator";
 import { whoami } from "./whoami";
 import { editPage } from "./edit-page";
 import { diffPageVersions } from "./diff-page-versions";
+import { movePage } from "./move-page";
+import { changeTable } from "./change-table";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -47,6 +49,8 @@ export const TOOLS: readonly ToolDef[] = [
   createShareLink,
   editPage,
   diffPageVersions,
+  movePage,
+  changeTable,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

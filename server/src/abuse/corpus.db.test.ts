@@ -145,6 +145,12 @@ function corpus(f: Fixture): Record<string, Entry> {
     "pages.revision": { ids: true, base: { slug: f.apage, version: 1 }, fields: { slug: page(), version } },
     "pages.restore": { ids: true, base: { slug: f.apage, version: 1 }, fields: { slug: page([f.vpage, f.vpubPage]), version } },
     "pages.history": { ids: true, base: { slug: f.apage }, fields: { slug: page() } },
+    "pages.edit": {
+      ids: true,
+      base: { slug: f.apage, expected_version: 1, edits: [{ op: "replace", find: "mine", replace: "changed" }] },
+      fields: { slug: page([f.vpage, f.vpubPage]), expected_version: version },
+    },
+    "pages.diff": { ids: true, base: { slug: f.apage, from: 1 }, fields: { slug: page(), from: version } },
     "tokens.create": {
       ids: true,
       base: { label: "t", scopes: ["mcp:read"], workspaces: [f.aws] },
@@ -448,6 +454,19 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       `/artifacts/00000000-0000-4000-8000-000000000000`,
       `/a/${f.vpage}%00`,
       `/a/${f.vpage}%E2%80%8B`,
+      // Pinned versions and machine views of a private page (issue 26): nothing of it, ever.
+      `/a/${f.vpage}@1`,
+      `/a/${f.vpage}@2`,
+      `/a/${f.vpage}.md`,
+      `/a/${f.vpage}.json`,
+      `/a/${f.vpage}@1.md`,
+      `/a/${f.vpage}@2.json`,
+      `/artifacts/${f.vpageId}@1`,
+      `/artifacts/${f.vpageId}.md`,
+      `/a/${f.vpubPage}@0`,
+      `/a/${f.vpubPage}@99999999999`,
+      `/a/${f.vpubPage}@1.txt`,
+      `/a/${f.vpubPage}@1@1`,
     ];
     for (const path of routes) {
       for (const [name, b] of [
@@ -456,6 +475,22 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       ] as const) {
         const res = await b.request(path);
         tally.record(`${name} GET ${path.slice(0, 80)}`, String(res.status), res.status >= 400 && res.status < 500, await res.text(), needles, path);
+      }
+    }
+    for (const path of [`/a/${f.vpage}`, `/artifacts/${f.vpageId}`]) {
+      for (const [name, b] of [
+        ["attacker", attacker],
+        ["nobody", nobody],
+      ] as const) {
+        const res = await b.request(path, { headers: { accept: "text/markdown" } });
+        tally.record(
+          `${name} GET ${path.slice(0, 80)} as Markdown`,
+          String(res.status),
+          res.status >= 400 && res.status < 500,
+          await res.text(),
+          needles,
+          path,
+        );
       }
     }
     for (const body of [

@@ -41,7 +41,8 @@ export const TOOL_CATALOG = {
   },
   get_page: {
     title: "Get a page",
-    description: "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
+    description:
+      "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id; give `version` to read a kept earlier version as it was.",
     access: "read",
   },
   search_pages: {
@@ -138,6 +139,18 @@ export const TOOL_CATALOG = {
     description:
       "The unified diff of a page's text from one version (`from`) to another (`to`, default the current one), with lines added and removed; applying it to the older text gives the newer exactly. Versions are kept as get_page_history lists them.",
     access: "read",
+  },
+  move_page: {
+    title: "Move a page to a new address",
+    description:
+      "Gives a page a new slug, so its public address becomes /a/{new_slug}; the old address redirects there (301) for a while, and history, versions and links by page_id are kept.",
+    access: "write",
+  },
+  change_table: {
+    title: "Change a table's settings",
+    description:
+      "One change of a table: `rename` it, `add_column`, `rename_column`, `remove_column` (give expected_values, the number of rows whose value you confirm dropping; if more rows have one, nothing is removed and the conflict's details give the count), or `change_column_type` (refused while any row has a value in the column: values are never converted).",
+    access: "write",
   },
 } as const satisfies Record<string, ToolEntry>;
 

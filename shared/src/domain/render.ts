@@ -13,9 +13,10 @@ export { escapeHtml, markdownToHtml };
 /**
  * The version of what renderPage makes. Raise it when a change to the template or the
  * pipeline should reach documents already stored: a document made by an older renderer is
- * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading).
+ * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading). 3: the
+ * Markdown alternate link (issue 26).
  */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 // The document's stylesheet, in parts: a page carries the rules for code only when it has a
 // code block, and those for live tables only when it shows one (rendered documents count
@@ -220,6 +221,7 @@ ${summary ? `<meta property="og:description" content="${summary}">\n` : ""}<meta
 <meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${title}">
 ${summary ? `<meta name="twitter:description" content="${summary}">\n` : ""}<link rel="canonical" href="${url}">
+<link rel="alternate" type="text/markdown" href="${url}.md">
 <style>${d.style}</style>
 </head>
 <body>
