@@ -1,6 +1,6 @@
 // Share links: a secret URL that lets anyone holding it read one page, or every page of a
 // private workspace, without an account. Owners make, list and revoke them (agents too,
-// with mcp:write, never an unclaimed sandbox's: SPEC §5.5). The secret is stored hashed.
+// with mcp:write, never an unclaimed sandbox's: docs/contract.md#sandboxes-limits-and-lifecycle). The secret is stored hashed.
 //
 // A link is its maker's delegation, so it lives no longer than the maker's right to share:
 // when the person who made it is no longer an owner there (removed, or made editor or
