@@ -32,6 +32,26 @@ export function appSlash(): Plugin {
   };
 }
 
+/**
+ * Development only, what production gets from nginx and the server: a client cannot choose
+ * the forwarded headers the proxy passes on (the server trusts loopback, so a client-supplied
+ * `X-Forwarded-For` would pick its own address for the per-address limits; `xfwd` below then
+ * sets the real ones), and the app's pages (the consent screen among them) refuse to be framed.
+ */
+export function devHeaders(): Plugin {
+  const forwarded = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded", "x-real-ip"];
+  return {
+    name: "atelier-dev-headers",
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        for (const h of forwarded) delete req.headers[h];
+        if ((req.url ?? "").startsWith("/app")) res.setHeader("X-Frame-Options", "DENY");
+        next();
+      });
+    },
+  };
+}
+
 /** What the build compresses ahead of time (the server picks a copy by Accept-Encoding: server/src/http/spa.ts). */
 const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|txt|html)$/;
 
@@ -84,7 +104,7 @@ export function productionAssets(mapsDir = path.join(here, "dist-maps")): Plugin
 
 export default defineConfig({
   base: "/app/",
-  plugins: [appSlash(), react(), productionAssets()],
+  plugins: [devHeaders(), appSlash(), react(), productionAssets()],
   server: {
     host: "127.0.0.1",
     port: Number(env.PORT ?? 3000),

@@ -192,6 +192,8 @@ async function main(): Promise<number> {
     SMTP_URL: mail.url,
     ANONYMOUS_REGISTRATION_ENABLED: "true",
     ANON_REG_PER_IP_PER_DAY: String(ANON_REG_PER_IP_PER_DAY),
+    // Every journey signs its people in from this machine's one address.
+    SIGNIN_CODES_PER_IP_PER_HOUR: "100000",
     SWEEP_INTERVAL_SECONDS: String(SWEEP_INTERVAL_SECONDS),
     SWEEP_GRACE_SECONDS: String(SWEEP_GRACE_SECONDS),
     CACHE_TTL_MS: String(CACHE_TTL_MS),

@@ -34,6 +34,8 @@ export interface Context extends Deps {
   oauth: OAuthProvider | null;
   /** The authorization request this browser started (its cookie), if any. */
   oauthRequest: string | null;
+  /** The requester's address (from `TRUST_PROXY` peers only), for per-address limits; null outside HTTP. */
+  requesterIp: string | null;
 }
 
 const noCookies: SessionCookieJar = { set: () => {}, clear: () => {} };
@@ -44,8 +46,9 @@ export function createContextInner(
   session: { principal: Principal; sessionId: string | null } = { principal: { kind: "nobody" }, sessionId: null },
   cookies = noCookies,
   oauth: { provider: OAuthProvider; request: string | null } | null = null,
+  requesterIp: string | null = null,
 ): Context {
-  return { ...deps, ...session, cookies, oauth: oauth?.provider ?? null, oauthRequest: oauth?.request ?? null };
+  return { ...deps, ...session, cookies, oauth: oauth?.provider ?? null, oauthRequest: oauth?.request ?? null, requesterIp };
 }
 
 /** The person behind the request's session cookie, or nobody. */
@@ -82,6 +85,7 @@ export function createContextFactory(deps: Deps, oauth: OAuthProvider | null = n
         clear: () => clearSessionCookie(res, deps.config.BASE_URL),
       },
       oauth ? { provider: oauth, request } : null,
+      req.ip ?? null,
     );
   };
 }

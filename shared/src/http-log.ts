@@ -6,20 +6,31 @@ import type { Logger } from "./logger";
 
 /**
  * Path segments that are credentials (a share link's secret, an OAuth interaction id):
- * replaced before anything is logged. Query strings are never logged at all. The one list,
- * also mirrored by deploy/nginx.conf's `$atelier_log_uri` map.
+ * replaced before anything is logged. Query strings are never logged at all. Matched in any
+ * letter case, after any run of slashes and with percent-escapes read, because a client may
+ * send `/S/{secret}` or `//s/{secret}` (the server refuses those, but the request line is
+ * logged all the same). The one list, also mirrored by deploy/nginx.conf's `$atelier_log_uri` map.
  */
 const SECRET_SEGMENTS: [RegExp, string][] = [
-  [/^\/s\/[^/]+/, "/s/[redacted]"],
-  [/^\/oauth\/(interaction|authorize)\/[^/]+/, "/oauth/$1/[redacted]"],
-  [/^\/app\/oauth\/consent\/[^/]+/, "/app/oauth/consent/[redacted]"],
+  [/^\/+s\/+[^/]+/i, "/s/[redacted]"],
+  [/^\/+oauth\/+(interaction|authorize)\/+[^/]+/i, "/oauth/$1/[redacted]"],
+  [/^\/+app\/+oauth\/+consent\/+[^/]+/i, "/app/oauth/consent/[redacted]"],
 ];
 
 /** The path of a request as it may be logged: no query, no credential. */
 export function loggablePath(url: string): string {
-  let path = url.split("?")[0] ?? "";
-  for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
-  return path;
+  const raw = url.split("?")[0] ?? "";
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: match the path as it came.
+  }
+  for (const [pattern, replacement] of SECRET_SEGMENTS) {
+    if (pattern.test(decoded))
+      return decoded.replace(pattern, (_m, g1: string | number) => replacement.replace("$1", typeof g1 === "string" ? g1.toLowerCase() : ""));
+  }
+  return raw;
 }
 
 /**

@@ -403,4 +403,8 @@ export interface ShareLinkDoc {
   revokedAt: Date | null;
   /** Last time the link opened something (written at most once a minute). */
   lastUsedAt: Date | null;
+  /** When it stops opening anything; null (or absent, links made before expiry existed): never. */
+  expiresAt?: Date | null;
+  /** Why it ended, once it has: revoked by an owner, or its maker lost the right to share (absent: revoked). */
+  endedBecause?: "revoked" | "maker_lost_access" | null;
 }

@@ -1,5 +1,6 @@
 // Passwordless sign-in: a six-digit code by e-mail, then a session.
 import type { UserDoc } from "../db/index";
+import { sha256 } from "../ids";
 import { consumeCode, issueCode } from "./codes";
 import type { Deps } from "./deps";
 import { codeMail } from "./mail";
@@ -9,9 +10,25 @@ import { normalizeEmail, findOrCreateConfirmedUser } from "./users";
 
 export const SIGN_IN_CODE_TTL_SECONDS = 600;
 
-/** Sends a sign-in code. The answer is the same whether or not the account exists. */
-export async function requestSignInCode(deps: Deps, rawEmail: string): Promise<{ expiresAt: Date }> {
+/**
+ * Sends a sign-in code. The answer is the same whether or not the account exists. Each call
+ * is counted (so each call of a tRPC batch is), first per requester address across every
+ * address it asks for, then in all, then per address asked for: a requester who spreads
+ * codes over many addresses is stopped by the first, and refused calls do not spend the
+ * per-address budget of the person they name.
+ */
+export async function requestSignInCode(deps: Deps, rawEmail: string, requesterIp: string | null = null): Promise<{ expiresAt: Date }> {
   const email = normalizeEmail(rawEmail);
+  await hit(
+    deps,
+    { bucket: "code-ip", key: sha256(requesterIp ?? "unknown").slice(0, 32), max: deps.config.SIGNIN_CODES_PER_IP_PER_HOUR, windowSeconds: 3600 },
+    "Too many sign-in codes were asked for from this network; wait before asking again.",
+  );
+  await hit(
+    deps,
+    { bucket: "code-all", key: "all", max: deps.config.SIGNIN_CODES_GLOBAL_PER_HOUR, windowSeconds: 3600 },
+    "Atelier is sending too many sign-in codes right now; try again in a few minutes.",
+  );
   await hit(
     deps,
     { bucket: "code-email", key: email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 },

@@ -125,7 +125,7 @@ export const TOOL_CATALOG = {
   create_share_link: {
     title: "Create a share link",
     description:
-      "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
+      "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only. It stops working after `expires_in_days` (default 30; null for no end date), when an owner revokes it in the app, or when whoever made it can no longer share there (this token revoked, expired or cut off, or its person no longer an owner).",
     access: "admin",
   },
   edit_page: {

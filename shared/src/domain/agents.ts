@@ -8,6 +8,7 @@ import { actorOf, assertCan, roleOf, type Principal } from "./access";
 import { now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
+import { endLinksOfMaker } from "./share-links";
 import { tokenStatus } from "./tokens";
 import { forgetWorkspace, readableWorkspace } from "./workspaces";
 
@@ -77,6 +78,7 @@ export async function setAgentBlocked(deps: StoreDeps, principal: Principal, inp
       : { $pull: { blockedTokenIds: input.tokenId }, $set: { updatedAt: t } },
   );
   forgetWorkspace(deps, ws);
+  if (input.blocked) await endLinksOfMaker(deps, ws._id, { tokenId: input.tokenId });
   await recordEvent(deps, {
     workspaceId: ws._id,
     type: input.blocked ? "agent.blocked" : "agent.unblocked",

@@ -26,3 +26,15 @@ export function inertText(text: string, max = 200): string {
   const chars = Array.from(cleaned);
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : cleaned;
 }
+
+/**
+ * Text someone else chose, as a mail shows it: `inertText`, and nothing a mail program would
+ * turn into a link — "https://evil.example" becomes "https[:]//evil[.]example", an address
+ * "x[@]y[.]z" — so a workspace or agent name cannot carry a clickable phishing link.
+ */
+export function unlinkableText(text: string, max = 200): string {
+  return inertText(text, max)
+    .replace(/:\/\//g, "[:]//")
+    .replace(/(?<=[\p{L}\p{N}])[.\u3002\uff0e\uff61](?=[\p{L}\p{N}])/gu, "[.]")
+    .replace(/@/g, "[@]");
+}

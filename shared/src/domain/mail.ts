@@ -5,6 +5,7 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Config } from "../config";
 import type { CodePurpose } from "../db/index";
+import { unlinkableText } from "./display-text";
 
 export interface Mail {
   to: string;
@@ -79,21 +80,39 @@ export function codeMail(input: { purpose: CodePurpose; to: string; code: string
 }
 
 /**
- * The message a person gets when added to a workspace: who added them, to what, with which
- * role, and the link. It carries no secret: signing in with this address (a code by e-mail)
- * is what proves it is theirs, so a forwarded invitation opens nothing.
+ * The message a person gets when added to a workspace: who added them (the inviter's verified
+ * address, and an agent's name when an agent did it), to what, with which role, and the link.
+ * Whatever the inviter chose (the workspace's name, an agent's name) stays out of the subject
+ * and is shown inert in the body (`unlinkableText`: nothing clickable, nothing invisible), so
+ * an invitation cannot be made into a phishing mail that looks like ours. It carries no
+ * secret: signing in with this address (a code by e-mail) is what proves it is theirs, so a
+ * forwarded invitation opens nothing.
  */
-export function invitationMail(input: { to: string; inviter: string; workspaceName: string; role: string; link: string; hasAccount: boolean }): Mail {
-  const subject = `${input.inviter} invited you to “${input.workspaceName}” on Atelier`;
+export function invitationMail(input: {
+  to: string;
+  /** The verified address of the person who invited them (or for whom the agent acts). */
+  inviterEmail: string;
+  /** The agent that sent the invitation, by its own (untrusted) name; null for a person. */
+  agentLabel: string | null;
+  workspaceName: string;
+  role: string;
+  link: string;
+  hasAccount: boolean;
+}): Mail {
+  const subject = "You were added to a workspace on Atelier";
+  const workspace = unlinkableText(input.workspaceName, 100);
+  const who = input.agentLabel === null ? input.inviterEmail : `An AI agent (“${unlinkableText(input.agentLabel, 60)}”) acting for ${input.inviterEmail}`;
   const can = input.role === "viewer" ? "read its pages" : input.role === "owner" ? "read, edit and manage it" : "read and edit its pages";
-  const line = `${input.inviter} added you to the Atelier workspace “${input.workspaceName}” as ${input.role === "owner" ? "an owner" : `an ${input.role}`}: you can ${can}, and so can the AI agents you connect.`;
+  const line = `${who} added you to the Atelier workspace “${workspace}” as ${input.role === "owner" ? "an owner" : `an ${input.role}`}: you can ${can}, and so can the AI agents you connect.`;
+  const named = "The workspace’s name was written by whoever made it, not by Atelier; we never ask for anything in a name.";
   const next = input.hasAccount
     ? "Open it here:"
     : "Sign in with this e-mail address to join (no password; we send you a code). Until then the invitation is pending:";
   const ignore = "If you don’t know them, ignore this message: nothing happens unless you sign in.";
-  const text = `${line}\n\n${next}\n\n    ${input.link}\n\n${ignore}\n`;
+  const text = `${line}\n${named}\n\n${next}\n\n    ${input.link}\n\n${ignore}\n`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1c1d21">
 <p>${escapeHtml(line)}</p>
+<p style="color:#60646c">${escapeHtml(named)}</p>
 <p>${escapeHtml(next)}</p>
 <p><a href="${escapeHtml(input.link)}" style="font-weight:600">${escapeHtml(input.link)}</a></p>
 <p style="color:#60646c">${escapeHtml(ignore)}</p>

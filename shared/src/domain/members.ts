@@ -13,6 +13,7 @@ import type { Deps, StoreDeps } from "./deps";
 import { invitationMail } from "./mail";
 import { hit } from "./rate-limits";
 import { recordEvent } from "./events";
+import { endLinksOfMaker } from "./share-links";
 import { normalizeEmail } from "./users";
 import { forgetWorkspace, readableWorkspace } from "./workspaces";
 
@@ -99,6 +100,8 @@ export async function addMemberByEmail(
   assertCan(principal, ws, "manage");
   if (ws.sandbox?.state === "unclaimed") throw new AppError("forbidden", "An unclaimed sandbox cannot have collaborators.");
   const email = normalizeEmail(input.email);
+  const known = await deps.database.c.users.findOne({ email }, { projection: { _id: 1 } });
+  if (!known || !ws.members.some((m) => m.userId === known._id)) await countInvitation(deps, principal, ws);
   const userId = await accountFor(deps, email);
   const t = now();
   const already = ws.members.some((m) => m.userId === userId);
@@ -114,14 +117,58 @@ export async function addMemberByEmail(
   return { userId, role: input.role, ws: next, pending, mailed };
 }
 
+/**
+ * Invitations are mail that someone else makes us send, so they are counted before anything
+ * is written: per inviter (a person and their agents together), per workspace, each per hour
+ * and per day, and in all per hour. Past any of them the addition is refused (`rate_limited`,
+ * with Retry-After) and writes nothing but the counters.
+ */
+async function countInvitation(deps: Deps, principal: Principal, ws: WorkspaceDoc): Promise<void> {
+  const actor = actorOf(principal);
+  const inviter = actor.userId ?? actor.tokenId ?? "unknown";
+  const c = deps.config;
+  const limits = [
+    { bucket: "invites-inviter-h", key: inviter, max: c.INVITES_PER_INVITER_PER_HOUR, windowSeconds: 3600, what: "You have invited too many people this hour" },
+    { bucket: "invites-inviter-d", key: inviter, max: c.INVITES_PER_INVITER_PER_DAY, windowSeconds: 86_400, what: "You have invited too many people today" },
+    {
+      bucket: "invites-ws-h",
+      key: ws._id,
+      max: c.INVITES_PER_WORKSPACE_PER_HOUR,
+      windowSeconds: 3600,
+      what: "This workspace has invited too many people this hour",
+    },
+    {
+      bucket: "invites-ws-d",
+      key: ws._id,
+      max: c.INVITES_PER_WORKSPACE_PER_DAY,
+      windowSeconds: 86_400,
+      what: "This workspace has invited too many people today",
+    },
+    { bucket: "invites-all-h", key: "all", max: c.INVITES_GLOBAL_PER_HOUR, windowSeconds: 3600, what: "Atelier is sending too many invitations right now" },
+  ];
+  for (const { what, ...limit } of limits) await hit(deps, limit, `${what}; try again later. Nobody was added.`);
+}
+
 async function sendInvitation(deps: Deps, principal: Principal, ws: WorkspaceDoc, input: { email: string; role: Role; pending: boolean }): Promise<boolean> {
   const workspacePath = `/buckets/${ws.slug}`;
   const link = input.pending ? `${deps.config.BASE_URL}/app/sign-in?next=${encodeURIComponent(workspacePath)}` : `${deps.config.BASE_URL}/app${workspacePath}`;
   const actor = actorOf(principal);
-  const inviter = actor.kind === "agent" ? `${actor.label} (an AI agent)` : actor.label;
   try {
+    // The address an invitation names is always one that signed in (so it is verified): the person's own, or the agent's person's.
+    const inviter = actor.userId ? await deps.database.c.users.findOne({ _id: actor.userId }, { projection: { email: 1 } }) : null;
+    if (!inviter) return false;
     await hit(deps, { bucket: "invite-email", key: input.email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 });
-    await deps.mailer.send(invitationMail({ to: input.email, inviter, workspaceName: ws.name, role: input.role, link, hasAccount: !input.pending }));
+    await deps.mailer.send(
+      invitationMail({
+        to: input.email,
+        inviterEmail: inviter.email,
+        agentLabel: actor.kind === "agent" ? actor.label : null,
+        workspaceName: ws.name,
+        role: input.role,
+        link,
+        hasAccount: !input.pending,
+      }),
+    );
     return true;
   } catch {
     return false;
@@ -135,6 +182,7 @@ export async function setMemberRole(deps: StoreDeps, principal: Principal, input
     if (!members.some((m) => m.userId === input.userId)) throw new AppError("not_found", "That person is not a member.");
     return members.map((m) => (m.userId === input.userId ? { ...m, role: input.role } : m));
   });
+  if (input.role !== "owner") await endLinksOfMaker(deps, ws._id, { userId: input.userId });
   await recordEvent(deps, {
     workspaceId: ws._id,
     type: "member.role_changed",
@@ -156,6 +204,7 @@ export async function removeMember(deps: StoreDeps, principal: Principal, input:
     if (!members.some((m) => m.userId === input.userId)) throw new AppError("not_found", "That person is not a member.");
     return members.filter((m) => m.userId !== input.userId);
   });
+  await endLinksOfMaker(deps, ws._id, { userId: input.userId });
   const user = await deps.database.c.users.findOne({ _id: input.userId }, { projection: { email: 1, confirmedAt: 1 } });
   const withdrawn = user !== null && !user.confirmedAt;
   await recordEvent(deps, {

@@ -52,11 +52,21 @@ for (const [net, prefix] of [
 ] as const) {
   NON_PUBLIC.addSubnet(net, prefix, "ipv4");
 }
+// IPv6 forms that carry an IPv4 address are refused whole (but the dotted `::ffff:a.b.c.d`,
+// judged by its IPv4 address below):
+// IPv4-compatible (`::/96`, so `[::7f00:1]` is 127.0.0.1), IPv4-mapped (`::ffff:0:0/96`),
+// IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4
+// (`2002::/16`) and Teredo (`2001::/32`). A client document on the public internet has a
+// plain IPv4 or IPv6 address.
 for (const [net, prefix] of [
-  ["::", 128],
+  ["::", 96],
   ["::1", 128],
   ["::ffff:0:0", 96],
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["2001::", 32],
+  ["2002::", 16],
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7],

@@ -1,13 +1,20 @@
 // Share links: a secret URL that lets anyone holding it read one page, or every page of a
 // private workspace, without an account. Owners make, list and revoke them (agents too,
 // with mcp:write, never an unclaimed sandbox's: docs/contract.md#sandboxes-limits-and-lifecycle). The secret is stored hashed.
+//
+// A link is its maker's delegation, so it lives no longer than the maker's right to share:
+// when the person who made it is no longer an owner there (removed, or made editor or
+// viewer), or the agent that made it is revoked, expired, cut off or its OAuth grant ended,
+// the link ends, for good (docs/decisions.md, "Share links end with their maker's access").
+// Each link may also carry an end date (`SHARE_LINK_DEFAULT_TTL_SECONDS` unless chosen).
 import type { PageDoc, ShareLinkDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";
 import type { ShareLinkView } from "../schemas/workspaces";
-import { actorOf, assertCan, isHidden, type Principal } from "./access";
+import { actorOf, assertCan, can, isHidden, type Principal } from "./access";
 import { findPageBySlug } from "./pages/page-store";
-import { now } from "./clock";
+import { addSeconds, now } from "./clock";
+import { tokenStatus } from "./tokens";
 import type { StoreDeps } from "./deps";
 import { recordEvent } from "./events";
 import { findWorkspace, readableWorkspace } from "./workspaces";
@@ -25,13 +32,59 @@ async function linkViews(deps: StoreDeps, links: ShareLinkDoc[]): Promise<ShareL
     created_by: l.createdBy.label,
     created_at: l.createdAt.toISOString(),
     last_used_at: l.lastUsedAt ? l.lastUsedAt.toISOString() : null,
+    expires_at: l.expiresAt ? l.expiresAt.toISOString() : null,
   }));
+}
+
+type LinkWorkspace = Pick<WorkspaceDoc, "_id" | "visibility" | "members" | "sandbox" | "blockedTokenIds" | "ownerId" | "deletingAt">;
+
+/** Whether whoever made the link could still make it now: the person an owner there, the agent live and allowed to manage there. */
+async function makerMayStillShare(deps: StoreDeps, link: ShareLinkDoc, ws: LinkWorkspace): Promise<boolean> {
+  const maker = link.createdBy;
+  if (maker.kind === "user") {
+    if (!maker.userId) return false;
+    const user = await deps.database.c.users.findOne({ _id: maker.userId });
+    return user !== null && can({ kind: "user", user }, ws, "manage");
+  }
+  if (!maker.tokenId) return false;
+  const token = await deps.database.c.tokens.findOne({ _id: maker.tokenId }, { projection: { hash: 0 } });
+  return token !== null && tokenStatus(token) === "active" && can({ kind: "token", token }, ws, "manage");
+}
+
+/** Ends a link whose maker lost the right to share (once: a later regained right does not bring it back). */
+async function endLink(deps: StoreDeps, link: ShareLinkDoc): Promise<void> {
+  await deps.database.c.shareLinks.updateOne({ _id: link._id, revokedAt: null }, { $set: { revokedAt: now(), endedBecause: "maker_lost_access" } });
+}
+
+/** The links of `links` that still open something; those whose maker lost access are ended on the way. */
+async function liveLinks(deps: StoreDeps, links: ShareLinkDoc[], ws: LinkWorkspace): Promise<ShareLinkDoc[]> {
+  const t = now();
+  const out: ShareLinkDoc[] = [];
+  for (const link of links) {
+    if (link.revokedAt || (link.expiresAt && link.expiresAt <= t)) continue;
+    if (await makerMayStillShare(deps, link, ws)) out.push(link);
+    else await endLink(deps, link);
+  }
+  return out;
+}
+
+/**
+ * Ends at once the live links in a workspace made by a person (and that person's agents) or
+ * by one agent, when they lose the right to share there; called where that right is taken
+ * away, so a right given back later does not revive them.
+ */
+export async function endLinksOfMaker(deps: StoreDeps, workspaceId: string | null, maker: { userId: string } | { tokenId: string }): Promise<void> {
+  const filter = "userId" in maker ? { "createdBy.userId": maker.userId } : { "createdBy.tokenId": maker.tokenId };
+  await deps.database.c.shareLinks.updateMany(
+    { ...filter, ...(workspaceId ? { workspaceId } : {}), revokedAt: null },
+    { $set: { revokedAt: now(), endedBecause: "maker_lost_access" } },
+  );
 }
 
 export async function createShareLink(
   deps: StoreDeps,
   principal: Principal,
-  input: { workspace: string; page?: string | undefined },
+  input: { workspace: string; page?: string | undefined; expiresInDays?: number | null | undefined },
 ): Promise<ShareLinkView & { url: string }> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "manage");
@@ -42,15 +95,20 @@ export async function createShareLink(
     if (!page || page.workspaceId !== ws._id) throw new AppError("not_found", `No page "${input.page}" in this workspace.`);
   }
   const secret = newSecret(24);
+  const createdAt = now();
+  const ttlSeconds =
+    input.expiresInDays === undefined ? deps.config.SHARE_LINK_DEFAULT_TTL_SECONDS : input.expiresInDays === null ? 0 : input.expiresInDays * 86_400;
   const link: ShareLinkDoc = {
     _id: sha256(secret),
     linkId: newId("shr"),
     workspaceId: ws._id,
     pageId: page?._id ?? null,
     createdBy: actorOf(principal),
-    createdAt: now(),
+    createdAt,
     revokedAt: null,
     lastUsedAt: null,
+    expiresAt: ttlSeconds > 0 ? addSeconds(createdAt, ttlSeconds) : null,
+    endedBecause: null,
   };
   await deps.database.c.shareLinks.insertOne(link);
   await recordEvent(deps, {
@@ -66,14 +124,21 @@ export async function createShareLink(
 export async function listShareLinks(deps: StoreDeps, principal: Principal, workspace: string): Promise<ShareLinkView[]> {
   const ws = await readableWorkspace(deps, principal, workspace);
   assertCan(principal, ws, "manage");
-  const links = await deps.database.c.shareLinks.find({ workspaceId: ws._id, revokedAt: null }).sort({ createdAt: -1, _id: 1 }).limit(200).toArray();
-  return linkViews(deps, links);
+  const links = await deps.database.c.shareLinks
+    .find({ workspaceId: ws._id, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now() } }] })
+    .sort({ createdAt: -1, _id: 1 })
+    .limit(200)
+    .toArray();
+  return linkViews(deps, await liveLinks(deps, links, ws));
 }
 
 export async function revokeShareLink(deps: StoreDeps, principal: Principal, input: { workspace: string; linkId: string }): Promise<void> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "manage");
-  const r = await deps.database.c.shareLinks.updateOne({ linkId: input.linkId, workspaceId: ws._id, revokedAt: null }, { $set: { revokedAt: now() } });
+  const r = await deps.database.c.shareLinks.updateOne(
+    { linkId: input.linkId, workspaceId: ws._id, revokedAt: null },
+    { $set: { revokedAt: now(), endedBecause: "revoked" } },
+  );
   if (r.modifiedCount !== 1) throw new AppError("not_found", "No such share link.");
   await recordEvent(deps, {
     workspaceId: ws._id,
@@ -91,10 +156,14 @@ export async function resolveShareLink(
 ): Promise<{ kind: "page"; html: string } | { kind: "index"; workspace: WorkspaceDoc; pages: Pick<PageDoc, "slug" | "title" | "summary">[] } | null> {
   if (secret.length < 20 || secret.length > 64) return null;
   const link = await deps.database.c.shareLinks.findOne({ _id: sha256(secret) });
-  if (!link || link.revokedAt) return null;
+  const t = now();
+  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt <= t)) return null;
   const ws = await findWorkspace(deps, link.workspaceId);
   if (!ws || isHidden(ws)) return null;
-  const t = now();
+  if (!(await makerMayStillShare(deps, link, ws))) {
+    await endLink(deps, link);
+    return null;
+  }
   if (!link.lastUsedAt || t.getTime() - link.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await deps.database.c.shareLinks.updateOne({ _id: link._id }, { $set: { lastUsedAt: t } });
   }

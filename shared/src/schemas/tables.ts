@@ -123,7 +123,8 @@ export const RemoveColumnInputSchema = z
   .object({
     ...TableRefShape,
     column: ColumnNameSchema,
-    expected_values: z.number().int().min(0).optional().describe("How many rows with a value the person confirmed dropping"),
+    // Required: a column is never dropped without the count the person confirmed (0 for an empty one).
+    expected_values: z.number().int().min(0).describe("How many rows with a value the person confirmed dropping"),
   })
   .strict();
 export const ChangeColumnTypeInputSchema = z

@@ -74,8 +74,13 @@ export const ShareLinkViewSchema = z.object({
   created_by: z.string(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  /** When it stops working, or null: never (until revoked or its maker loses access). */
+  expires_at: z.string().nullable(),
 });
 export type ShareLinkView = z.infer<typeof ShareLinkViewSchema>;
+
+/** How long a new share link works: whole days, or null for no end date; absent: the configured default. */
+export const ShareLinkExpirySchema = z.number().int().min(1).max(3650).nullable();
 
 export const CreatedShareLinkViewSchema = ShareLinkViewSchema.extend({ url: z.string() });
 

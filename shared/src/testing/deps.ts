@@ -9,7 +9,16 @@ import { createLogger, type Logger } from "../logger";
 /** A configuration for tests: test defaults plus what the test sets. */
 export function testConfig(env: Record<string, string> = {}): Config {
   // Exact reads unless a test is about the cache: tests change data behind a process's back.
-  return loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", CACHE_TTL_MS: "0", ...env });
+  // Every test signs its people in from one address: the per-requester and global sign-in
+  // code caps are lifted unless a test is about them.
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    CACHE_TTL_MS: "0",
+    SIGNIN_CODES_PER_IP_PER_HOUR: "1000000",
+    SIGNIN_CODES_GLOBAL_PER_HOUR: "1000000",
+    ...env,
+  });
 }
 
 /** A logger whose every line is kept, so tests can assert what was (not) logged. */

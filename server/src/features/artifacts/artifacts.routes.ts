@@ -227,6 +227,10 @@ export function artifactRoutes(deps: Deps): Router {
   const shared: RequestHandler = async (req, res) => {
     const secret = String(req.params.secret);
     const pageSlug = req.params.pageSlug === undefined ? undefined : String(req.params.pageSlug);
+    // Only the one spelling opens a link: Express matches routes in any letter case, so
+    // `/S/{secret}` would reach here too (and `//s/…` through some front ends). Other forms
+    // are refused like a wrong secret, and logged redacted (shared/src/http-log.ts).
+    if (!req.originalUrl.startsWith("/s/")) return linkNotFound(res);
     if (!/^[A-Za-z0-9_-]{20,64}$/.test(secret) || (pageSlug !== undefined && !SlugSchema.safeParse(pageSlug).success)) return linkNotFound(res);
     const found = await resolveShareLink(deps, secret, pageSlug);
     if (!found) return linkNotFound(res);

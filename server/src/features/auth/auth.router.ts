@@ -10,7 +10,7 @@ export const authRouter = router({
     .input(z.object({ email: EmailSchema }))
     .output(z.object({ sent: z.literal(true), expiresAt: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      const { expiresAt } = await requestSignInCode(ctx, input.email);
+      const { expiresAt } = await requestSignInCode(ctx, input.email, ctx.requesterIp);
       return { sent: true as const, expiresAt: expiresAt.toISOString() };
     }),
 

@@ -12,6 +12,7 @@ import {
   MemberViewSchema,
   OkSchema,
   RoleSchema,
+  ShareLinkExpirySchema,
   ShareLinkIdSchema,
   ShareLinkViewSchema,
   TokenIdSchema,
@@ -60,9 +61,9 @@ const shareLinksRouter = router({
     .query(({ ctx, input }) => listShareLinks(ctx, ctx.principal, input.slug)),
   /** The URL carries the secret and is shown this once. */
   create: protectedProcedure
-    .input(z.object({ slug: SlugSchema, page: SlugSchema.optional() }))
+    .input(z.object({ slug: SlugSchema, page: SlugSchema.optional(), expires_in_days: ShareLinkExpirySchema.optional() }))
     .output(CreatedShareLinkViewSchema)
-    .mutation(({ ctx, input }) => createShareLink(ctx, ctx.principal, { workspace: input.slug, page: input.page })),
+    .mutation(({ ctx, input }) => createShareLink(ctx, ctx.principal, { workspace: input.slug, page: input.page, expiresInDays: input.expires_in_days })),
   revoke: protectedProcedure
     .input(z.object({ slug: SlugSchema, link_id: ShareLinkIdSchema }))
     .output(OkSchema)

@@ -3,7 +3,7 @@
 // exactly for writers; and the access check every use case starts with.
 import type { PageDoc, WorkspaceDoc } from "../../db/index";
 import { AppError } from "../../errors";
-import { can, type Principal } from "../access";
+import { can, notReadable, type Principal } from "../access";
 import type { StoreDeps } from "../deps";
 import { DEFAULT_COLLECTION_SLUG, findWorkspace } from "../workspaces";
 
@@ -61,6 +61,8 @@ export async function readablePage(
         ? await pageForReading(deps, by.pageId)
         : await deps.database.c.pages.findOne({ _id: by.pageId });
   const ws = page && !page.deletingAt ? await findWorkspace(deps, page.workspaceId) : null;
-  if (!page || !ws || !can(principal, ws, "read")) throw new AppError("not_found", "No such page.");
+  if (!page || !ws) throw new AppError("not_found", "No such page.");
+  // A token whose person is a member (cut off, or confined elsewhere) is told why (`forbidden`); anyone else learns nothing.
+  if (!can(principal, ws, "read")) throw notReadable(principal, ws, "page");
   return { page, ws };
 }

@@ -8,19 +8,16 @@ import { findColumn, resolveTable, type TableRef } from "./table-store";
 
 /**
  * Removes a column and drops its values. `expectedValues` is the count the person was shown
- * when confirming: if more rows have a value by now, nothing is removed (`conflict`, with the
- * count), so a confirmation never drops more than it said.
+ * when confirming, and is required (0 for a column with no values): if more rows have a value
+ * by now, nothing is removed (`conflict`, with the count), so a column is never dropped
+ * without a confirmation and a confirmation never drops more than it said.
  */
-export async function removeColumn(
-  deps: StoreDeps,
-  principal: Principal,
-  input: TableRef & { column: string; expectedValues?: number | undefined },
-): Promise<TableView> {
+export async function removeColumn(deps: StoreDeps, principal: Principal, input: TableRef & { column: string; expectedValues: number }): Promise<TableView> {
   const { ws, table } = await resolveTable(deps, principal, input, "write");
   const col = findColumn(table, input.column);
   if (table.columns.length === 1) throw invalidField("column", "too_few", "a table keeps at least one column; delete the table instead", { min: 1 });
   const count = await valueCount(deps, table, col);
-  if (input.expectedValues !== undefined && count > input.expectedValues) {
+  if (count > input.expectedValues) {
     throw new AppError("conflict", `${count} rows have a value in "${col.name}" now, not ${input.expectedValues}; confirm again.`, {
       details: { rows_with_values: count },
     });

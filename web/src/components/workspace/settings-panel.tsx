@@ -88,6 +88,7 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
   const links = useQuery(trpc.workspaces.shareLinks.list.queryOptions({ slug }));
   const pages = useQuery(trpc.pages.list.queryOptions({ workspace: slug, limit: 200 }));
   const [target, setTarget] = useState("");
+  const [lifetime, setLifetime] = useState("30");
   const [created, setCreated] = useState<{ url: string; what: string } | null>(null);
   const [revoking, setRevoking] = useState<ShareLink | null>(null);
   const refresh = () => queryClient.invalidateQueries(trpc.workspaces.shareLinks.list.queryFilter({ slug }));
@@ -113,7 +114,8 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setCreated(null);
-    create.mutate(target ? { slug, page: target } : { slug });
+    const expires_in_days = lifetime === "never" ? null : Number(lifetime);
+    create.mutate(target ? { slug, page: target, expires_in_days } : { slug, expires_in_days });
   };
 
   return (
@@ -123,7 +125,8 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
       </h2>
       <p className="muted">
         A share link lets anyone who has it read one page, or every page here, without an account, even while the workspace is private. Links that agents made
-        show here too. Revoke one and it stops working at once.
+        show here too. Revoke one and it stops working at once; a link also stops at its end date, and when whoever made it can no longer share here (a person
+        no longer an owner, an agent revoked or cut off).
       </p>
       {unclaimed ? (
         <p className="muted">An unclaimed sandbox can’t be shared. Claim it first.</p>
@@ -138,6 +141,17 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
                     Page: {p.title} ({p.slug})
                   </option>
                 ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Works for">
+            {(control) => (
+              <select {...control} className="select select--field" value={lifetime} onChange={(e) => setLifetime(e.target.value)}>
+                <option value="1">1 day</option>
+                <option value="7">7 days</option>
+                <option value="30">30 days</option>
+                <option value="90">90 days</option>
+                <option value="never">No end date</option>
               </select>
             )}
           </Field>
@@ -176,7 +190,8 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
                   <span className="member-row__email">{what}</span>
                   <span className="member-row__meta">
                     Made by {l.created_by} · <TimeAgo iso={l.created_at} /> ·{" "}
-                    {l.last_used_at ? <TimeAgo iso={l.last_used_at} prefix="last used " /> : "never used"}
+                    {l.last_used_at ? <TimeAgo iso={l.last_used_at} prefix="last used " /> : "never used"} ·{" "}
+                    {l.expires_at ? `works until ${new Date(l.expires_at).toLocaleDateString()}` : "no end date"}
                   </span>
                 </span>
                 <button type="button" className="button button--small" onClick={() => setRevoking(l)} aria-label={`Revoke the link to ${what.toLowerCase()}`}>
