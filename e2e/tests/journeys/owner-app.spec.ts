@@ -60,7 +60,7 @@ test("the owner's app: workspace, page, live preview, agent conflict, publishing
     await page.getByRole("button", { name: /New workspace|Create your first workspace/ }).click();
     const form = page.getByRole("form", { name: "New workspace" });
     await form.getByLabel("Name").fill(wsName);
-    await form.getByLabel("Slug").fill(wsSlug);
+    await form.getByLabel("Address").fill(wsSlug);
     await form.getByRole("button", { name: "Create workspace" }).click();
     await expect(page).toHaveURL(new RegExp(`/app/buckets/${wsSlug}$`));
     await expect(page.getByRole("heading", { level: 1, name: wsName })).toBeVisible();

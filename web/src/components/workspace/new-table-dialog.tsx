@@ -53,7 +53,7 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
   const server = create.error ? columnServerProblems(create.error, columns) : { byKey: {}, rest: [] };
   const serverSlug = create.error
     ? isConflict(create.error)
-      ? `This workspace already has a table or collection called “${slug}”. Choose another slug.`
+      ? `This workspace already has a table or collection called “${slug}”. Choose another address.`
       : (server.rest.find((p) => p.path === "slug")?.message ?? null)
     : null;
   const slugError = (showProblems ? localSlugProblem : null) ?? (serverSlug ? `The slug ${serverSlug.replace(/^The slug /, "")}` : null);
