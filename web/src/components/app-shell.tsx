@@ -31,7 +31,10 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
   // After moving to another page, start reading (and tabbing) from its content, as a full
   // page load would; the first page keeps the browser's own focus.
   useEffect(() => {
-    if (location !== firstLocation.current) mainRef.current?.focus();
+    // Not when the same screen only took a new address (a new page named on its first save):
+    // the person is typing there.
+    const keepFocus = (window.history.state as { keepFocus?: boolean } | null)?.keepFocus === true;
+    if (location !== firstLocation.current && !keepFocus) mainRef.current?.focus();
   }, [location]);
 
   const [sidebarHidden, setSidebarHidden] = useSidebarHidden();

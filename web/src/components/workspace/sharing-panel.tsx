@@ -13,8 +13,8 @@ type Workspace = RouterOutputs["workspaces"]["get"];
 export function PublicStatement({ slug }: { slug: string }) {
   return (
     <>
-      Anyone with the link can read every page at <span className="mono">/a/…</span> and the workspace at <span className="mono">/b/{slug}</span>,
-      without signing in. Search engines and link previews may show them. Only members and their agents can change anything.
+      Anyone with the link can read every page at <span className="mono">/a/…</span> and the workspace at <span className="mono">/b/{slug}</span>, without
+      signing in. Search engines and link previews may show them. Only members and their agents can change anything.
     </>
   );
 }

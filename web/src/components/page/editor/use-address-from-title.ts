@@ -26,7 +26,7 @@ export function useAddressFromTitle(workspace: string, base: PageView, onMoved: 
         onSuccess: async (moved) => {
           queryClient.setQueryData(trpc.pages.get.queryKey({ slug: moved.slug }), moved);
           onMoved(moved.slug);
-          navigate(`/buckets/${workspace}/${moved.slug}?edit=1`, { replace: true });
+          navigate(`/buckets/${workspace}/${moved.slug}?edit=1`, { replace: true, state: { keepFocus: true } });
           queryClient.removeQueries({ queryKey: trpc.pages.get.queryKey({ slug: from }) });
           await Promise.all([queryClient.invalidateQueries(trpc.pages.list.pathFilter()), queryClient.invalidateQueries(trpc.search.pathFilter())]);
         },
