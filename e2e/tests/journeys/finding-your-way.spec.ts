@@ -13,7 +13,7 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 test.use({ viewport: DESKTOP, actionTimeout: 30_000 });
 
 test("finding your way: the sidebar, recent items in ⌘K, the drawer on a phone", async ({ page, browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   const owner = uniqueEmail("wayfinder");
   const ws = uniqueSlug("garden-ws");
   const compost = uniqueSlug("compost");

@@ -40,7 +40,7 @@ async function newPageInOneClick(page: Page, ws: string, title: string, line: st
 }
 
 test("a new page in one click: untitled, typed over, addressed by its title on the first save", async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(600_000);
   const owner = uniqueEmail("new-page");
   const ws = uniqueSlug("new-page-ws");
   const tag = Math.random().toString(36).slice(2, 6);

@@ -33,7 +33,7 @@ test("writing in place: exact Markdown, toolbar and shortcuts, pasted links, aut
   page,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   const owner = uniqueEmail("writer");
   const ws = uniqueSlug("writing-ws");
   const slug = uniqueSlug("field-guide");

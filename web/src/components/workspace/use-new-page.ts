@@ -14,10 +14,10 @@ export function useNewPage(workspace: string) {
     create.mutate(
       { workspace, slug: placeholderSlug(), title: UNTITLED, body_markdown: "" },
       {
-        onSuccess: async (page) => {
+        onSuccess: (page) => {
           queryClient.setQueryData(trpc.pages.get.queryKey({ slug: page.slug }), page);
           navigate(`/buckets/${workspace}/${page.slug}?edit=1&new=1`);
-          await Promise.all([queryClient.invalidateQueries(trpc.pages.list.pathFilter()), queryClient.invalidateQueries(trpc.workspaces.pathFilter())]);
+          void Promise.all([queryClient.invalidateQueries(trpc.pages.list.pathFilter()), queryClient.invalidateQueries(trpc.workspaces.pathFilter())]);
         },
         // A placeholder taken already (one chance in 36^8): another one.
         onError: (err) => {

@@ -23,12 +23,12 @@ export function useAddressFromTitle(workspace: string, base: PageView, onMoved: 
     move.mutate(
       { slug: from, new_slug: next },
       {
-        onSuccess: async (moved) => {
+        onSuccess: (moved) => {
           queryClient.setQueryData(trpc.pages.get.queryKey({ slug: moved.slug }), moved);
           onMoved(moved.slug);
           navigate(`/buckets/${workspace}/${moved.slug}?edit=1`, { replace: true, state: { keepFocus: true } });
           queryClient.removeQueries({ queryKey: trpc.pages.get.queryKey({ slug: from }) });
-          await Promise.all([queryClient.invalidateQueries(trpc.pages.list.pathFilter()), queryClient.invalidateQueries(trpc.search.pathFilter())]);
+          void Promise.all([queryClient.invalidateQueries(trpc.pages.list.pathFilter()), queryClient.invalidateQueries(trpc.search.pathFilter())]);
         },
         onError: (err) => {
           if (isConflict(err)) setAttempt((a) => a + 1);
