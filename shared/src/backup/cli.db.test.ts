@@ -47,7 +47,15 @@ function run(words: string[], db: string) {
     encoding: "utf8",
     timeout: 120_000,
     // A clean environment: vitest's own (BASE_URL "/" among them) is not the service's.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", MONGODB_URI: testMongoUri(), MONGODB_DB: db, DATA_DIR: path.join(dir, "data"), LOG_LEVEL: "silent" },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "test",
+      MONGODB_URI: testMongoUri(),
+      MONGODB_DB: db,
+      DATA_DIR: path.join(dir, "data"),
+      LOG_LEVEL: "silent",
+    },
   });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
