@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, REPO_ROOT, startEmbeddedDb, type EmbeddedDb } from "@atelier/shared/devtools/embedded-db";
-import { clientConfigs, INSPECTOR_PACKAGE } from "@atelier/shared/domain/agent-catalog";
+import { clientConfigs, INSPECTOR_SPEC } from "@atelier/shared/domain/agent-catalog";
 import { shellWords } from "@atelier/shared/testing/shell-words";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startMailCapture, type MailCapture } from "./mail-capture";
@@ -322,11 +322,11 @@ async function seed(baseUrl: string, mcpUrl: string, mailDir: string): Promise<{
 async function inspectorChecks(mcpUrl: string, slug: string, credential: string, dir: string): Promise<{ lines: string[]; failures: number }> {
   const lines: string[] = [];
   let failures = 0;
-  // The command the app and the connect guide print, run as printed (npx resolves the package
-  // to the copy installed beside Node 22).
+  // The command the app and the connect guide print, run as printed (npx resolves the pinned
+  // package to the copy .ci/setup installed beside Node 22, the same version).
   const printed = clientConfigs(mcpUrl.replace(/\/mcp$/, ""), credential).find((c) => c.id === "inspector")?.text ?? "";
   const words = shellWords(printed);
-  if (words[0] === "npx" && words[1] === INSPECTOR_PACKAGE) {
+  if (words[0] === "npx" && words[1] === INSPECTOR_SPEC) {
     const { code, out } = await run(NODE22, [INSPECTOR, ...words.slice(2)], 60_000);
     const ok = code === 0 && /"get_page"|\bget_page\b/.test(out);
     if (!ok) failures++;
@@ -335,7 +335,7 @@ async function inspectorChecks(mcpUrl: string, slug: string, credential: string,
     );
   } else {
     failures++;
-    lines.push(`Inspector CLI as printed: FAILED: the printed command is not \`npx ${INSPECTOR_PACKAGE} …\`: ${printed}`);
+    lines.push(`Inspector CLI as printed: FAILED: the printed command is not \`npx ${INSPECTOR_SPEC} …\`: ${printed}`);
   }
   for (const era of ["modern", "legacy"] as const) {
     const config = path.join(dir, `inspector-${era}.json`);

@@ -1,7 +1,8 @@
 // What agents are told, as printed: the tool registry is the catalog, every client
 // configuration the app and the guide print connects when parsed the way its client reads
 // it, and the prompts answer through real SDK clients of both protocol generations.
-import { clientConfigs, PROMPT_NAMES, signInGuides, TOOL_CATALOG, TOOL_NAMES } from "@atelier/shared/domain/agent-catalog";
+import { authMarkdown } from "@atelier/shared/domain/discovery";
+import { clientConfigs, INSPECTOR_SPEC, PROMPT_NAMES, signInGuides, TOOL_CATALOG, TOOL_NAMES } from "@atelier/shared/domain/agent-catalog";
 import type { UserDoc } from "@atelier/shared/db";
 import { shellWords } from "@atelier/shared/testing";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -65,28 +66,41 @@ describe("client configurations, parsed as each client reads them", () => {
     expect(viaClaude.whoami).toMatchObject({ token: { label: "Snippet agent" } });
     seen.push("claude-code");
 
-    // Cursor and .mcp.json: a top-level mcpServers map of {url, headers}.
-    const mcpJson = JSON.parse(configs.find((c) => c.id === "mcp-json")?.text ?? "") as {
+    // A project's .mcp.json (Claude Code): a top-level mcpServers map of {url, headers}, with
+    // ${VAR} in a header filled from the environment, which the printed shell line sets.
+    const mcpJsonConfig = configs.find((c) => c.id === "mcp-json");
+    expect(mcpJsonConfig?.text).not.toContain(credential);
+    const env = Object.fromEntries([shellWords(mcpJsonConfig?.env?.text ?? "")[1]?.split("=", 2) ?? []]) as Record<string, string>;
+    const mcpJson = JSON.parse(mcpJsonConfig?.text ?? "") as {
       mcpServers: Record<string, { url: string; headers: Record<string, string> }>;
     };
-    const cursor = mcpJson.mcpServers.atelier;
-    expect(cursor).toBeDefined();
-    expect((await connectAs(cursor?.url ?? "", cursor?.headers ?? {})).whoami).toMatchObject({ token: { label: "Snippet agent" } });
+    const project = mcpJson.mcpServers.atelier;
+    expect(project).toBeDefined();
+    const expanded = Object.fromEntries(
+      Object.entries(project?.headers ?? {}).map(([k, v]) => [k, v.replace(/\$\{(\w+)\}/g, (_m, name: string) => env[name] ?? "")]),
+    );
+    expect((await connectAs(project?.url ?? "", expanded)).whoami).toMatchObject({ token: { label: "Snippet agent" } });
     seen.push("mcp-json");
 
     // VS Code: a top-level servers map; an http server needs "type": "http".
+    // The token is an input VS Code asks for (${input:id}), never in the file.
     const vscodeJson = JSON.parse(configs.find((c) => c.id === "vscode")?.text ?? "") as {
+      inputs: { id: string; type: string }[];
       servers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
     };
     const vscode = vscodeJson.servers.atelier;
     expect(vscode?.type).toBe("http");
-    const viaVscode = await connectAs(vscode?.url ?? "", vscode?.headers ?? {});
+    const answers = Object.fromEntries(vscodeJson.inputs.map((i) => [i.id, credential]));
+    const asked = Object.fromEntries(
+      Object.entries(vscode?.headers ?? {}).map(([k, v]) => [k, v.replace(/\$\{input:([\w-]+)\}/g, (_m, id: string) => answers[id] ?? "")]),
+    );
+    const viaVscode = await connectAs(vscode?.url ?? "", asked);
     expect(viaVscode.tools).toEqual(TOOL_NAMES);
     seen.push("vscode");
 
     // The Inspector command runs as printed on Node 22 in `pnpm test:conformance`; here its URL and header.
     const inspector = shellWords(configs.find((c) => c.id === "inspector")?.text ?? "");
-    expect(inspector.slice(0, 3)).toEqual(["npx", "@modelcontextprotocol/inspector", "--cli"]);
+    expect(inspector.slice(0, 3)).toEqual(["npx", INSPECTOR_SPEC, "--cli"]);
     expect(inspector[3]).toBe(`${sc.config.BASE_URL}/mcp`);
     expect(header(inspector[inspector.indexOf("--header") + 1] ?? "")).toEqual(["Authorization", `Bearer ${credential}`]);
     seen.push("inspector");
@@ -150,5 +164,61 @@ describe("prompts", () => {
     const res = await rawCall(sc, modern.body, modern.headers);
     const body = (await res.json()) as { error?: { code: number } };
     expect(body.error?.code).toBe(-32602);
+  });
+});
+
+/** The request examples of /auth.md: each indented block that starts with a method and a URL. */
+function authMdRequests(markdown: string): { method: string; url: string; headers: Record<string, string>; body: string }[] {
+  const blocks = markdown.split(/\n(?! {4}|\n {4})/).map((chunk) => chunk.split("\n").filter((l) => l.startsWith("    ") || l === ""));
+  const out: { method: string; url: string; headers: Record<string, string>; body: string }[] = [];
+  for (const lines of blocks) {
+    const text = lines
+      .map((l) => l.slice(4))
+      .join("\n")
+      .trim();
+    const m = /^(POST|GET) (\S+)\n([\s\S]*)$/.exec(text);
+    if (!m) continue;
+    const [head = "", body = ""] = (m[3] ?? "").split("\n\n");
+    const headers = Object.fromEntries(head.split("\n").map((l) => header(l)));
+    out.push({ method: m[1] ?? "", url: m[2] ?? "", headers, body: body.trim() });
+  }
+  return out;
+}
+
+describe("/auth.md's request examples (issue 23 item 11)", () => {
+  it("carry the Accept header /mcp needs, and the /mcp example works when sent exactly as printed", async () => {
+    const md = authMarkdown(sc.config);
+    const examples = authMdRequests(md);
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    for (const e of examples) expect(e.headers.Accept, e.url).toBe("application/json, text/event-stream");
+    const mcp = examples.filter((e) => e.url === `${sc.config.BASE_URL}/mcp`);
+    expect(mcp).toHaveLength(1);
+    const { credential } = await makeToken(sc, owner, { label: "Printed headers" });
+    const [example] = mcp;
+    if (!example) throw new Error("no /mcp example");
+    const headers = { ...example.headers, Authorization: example.headers.Authorization?.replace("<your token>", credential) ?? "" };
+    const res = await fetch(example.url, { method: example.method, headers, body: example.body });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { result?: { structuredContent?: Record<string, unknown> } };
+    expect(answer.result?.structuredContent).toMatchObject({ token: { label: "Printed headers" } });
+    // The error table lists 406.
+    expect(md).toMatch(/\| 406 \| `not_acceptable` \| HTTP \|/);
+  });
+
+  it("a POST without that Accept is refused 406 with the documented {error, error_description} body", async () => {
+    const { credential } = await makeToken(sc, owner);
+    for (const accept of [undefined, "application/json", "text/event-stream"]) {
+      const res = await fetch(`${sc.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${credential}`, ...(accept ? { accept } : {}) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+      expect(res.status, accept).toBe(406);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(["error", "error_description"]);
+      expect(body.error).toBe("not_acceptable");
+      expect(body.error_description).toContain("application/json, text/event-stream");
+    }
   });
 });

@@ -1,5 +1,5 @@
-// /mcp: Streamable HTTP, stateless, both protocol generations from one endpoint (DESIGN §5,
-// §12). Who is asking, what they may call, and the sandbox write throttle are decided here at
+// /mcp: Streamable HTTP, stateless, both protocol generations from one endpoint (docs/contract.md#answers-and-errors,
+// docs/mcp-conformance.md). Who is asking, what they may call, and the sandbox write throttle are decided here at
 // the HTTP level, from the body, before any of it runs; refusals are AppErrors answered by
 // the app's one error handler. Everything else is the SDK's:
 //   2024-11-05 … 2025-11-25 (no per-request `_meta`): a fresh Server and stateless transport
@@ -12,9 +12,17 @@ import { hasScope, scopeFor } from "@atelier/shared/domain/access";
 import { isCrossSite, originOf } from "@atelier/shared/domain/origin";
 import { chargeSandboxWrites } from "@atelier/shared/domain/rate-limits";
 import { authenticateBearer } from "@atelier/shared/domain/tokens";
+import { MCP_ACCEPT } from "@atelier/shared/domain/agent-catalog";
 import { AppError, httpAnswerOf } from "@atelier/shared/errors";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpRequestContext } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+  type McpRequestContext,
+} from "@modelcontextprotocol/server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SidecarDeps } from "./app";
 import { readJsonBody } from "./json-body";
@@ -34,6 +42,22 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * 2026-07-28 has none. The SDK's 2025 transport would run a batch whatever the version says.
  */
 const LAST_VERSION_WITH_BATCHES = "2025-03-26";
+
+/** JSON-RPC codes that blame the request, not the server. */
+const CLIENT_PROTOCOL_ERRORS = new Set<number>([
+  ProtocolErrorCode.ParseError,
+  ProtocolErrorCode.InvalidRequest,
+  ProtocolErrorCode.MethodNotFound,
+  ProtocolErrorCode.InvalidParams,
+  ProtocolErrorCode.MissingRequiredClientCapability,
+  ProtocolErrorCode.UnsupportedProtocolVersion,
+]);
+
+/** Whether the SDK's report is about a request it refused (the client's mistake) rather than a failure of ours. */
+export function isClientMistake(err: Error): boolean {
+  if (err instanceof ProtocolError) return CLIENT_PROTOCOL_ERRORS.has(err.code);
+  return /^(Rejected |Unsupported Media Type|Not Acceptable|Bad Request|Invalid Request|Parse error|Method not allowed)/.test(err.message);
+}
 
 interface JsonRpcMessage {
   method?: unknown;
@@ -93,6 +117,11 @@ function httpLevelAnswer(failure: AppError): globalThis.Response | null {
   return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { ...answer.headers, "Content-Type": "application/json" } });
 }
 
+/** A refusal the table answers at the HTTP level, as a Response. */
+function httpAnswer(refusal: AppError): globalThis.Response {
+  return httpLevelAnswer(refusal) ?? new Response(null, { status: 500 });
+}
+
 function readsResource(body: unknown): boolean {
   return (Array.isArray(body) ? body : [body]).some((m) => (m as JsonRpcMessage | null)?.method === "resources/read");
 }
@@ -129,9 +158,10 @@ export function mcpEndpoint(
   const publicOrigin = originOf(config.BASE_URL);
   const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
   // The SDK reports the requests it refuses (a client's mistake: headers, versions, media
-  // type) through the same callback as its own failures.
+  // type) through the same callback as its own failures: a client's mistake is one warn line
+  // without a stack (issue 23 item 16), anything else an error with its stack.
   const onerror = (err: Error) => {
-    if (/^(Rejected |Unsupported Media Type)/.test(err.message)) logger.info({ reason: err.message }, "mcp request refused");
+    if (isClientMistake(err)) logger.warn({ reason: err.message }, "mcp request refused");
     else logger.error({ err }, "mcp transport error");
   };
 
@@ -147,8 +177,16 @@ export function mcpEndpoint(
 
   // 2024-11-05 … 2025-11-25: one stateless transport and server per POST, answering JSON.
   const legacy = async (request: globalThis.Request, parsedBody: unknown, scope: McpRequestScope): Promise<globalThis.Response> => {
+    // The 2025 transport needs both media types in Accept; the SDK's own 406 is a JSON-RPC
+    // error, so refuse it first in the documented {error, error_description} shape.
+    const accept = request.headers.get("accept") ?? "";
+    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+      logger.warn({ reason: "Not Acceptable: Accept lacks application/json or text/event-stream" }, "mcp request refused");
+      return httpAnswer(new AppError("not_acceptable", `Not Acceptable: send Accept: ${MCP_ACCEPT} (the MCP transport may answer in either).`));
+    }
     const server = createMcpServer(deps, scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    transport.onerror = onerror;
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request, parsedBody !== undefined ? { parsedBody } : {});

@@ -219,6 +219,30 @@ describe("tool errors carry the same coded details as tRPC", () => {
 });
 
 describe("protocol errors", () => {
+  it("logs an unsupported protocol version (either generation) as a client error: one warn line, no stack (issue 23 item 16)", async () => {
+    // 2025 generation: an unknown MCP-Protocol-Version header; 2026-07-28: an unknown version in `_meta` (and the header).
+    const modern = modernCall("tools/list");
+    const params = (modern.body as { params: { _meta: Record<string, unknown> } }).params;
+    params._meta = { ...params._meta, "io.modelcontextprotocol/protocolVersion": "2099-12-31" };
+    const cases: [string, unknown, Record<string, string>][] = [
+      ["1999-01-01", toolCall("whoami"), { "mcp-protocol-version": "1999-01-01" }],
+      ["2099-12-31", modern.body, { ...modern.headers, "mcp-protocol-version": "2099-12-31" }],
+    ];
+    for (const [version, body, headers] of cases) {
+      const before = sc.logLines.length;
+      const res = await rawCall(sc, body, headers);
+      expect(res.status, version).toBe(400);
+      await new Promise((r) => setTimeout(r, 50));
+      const lines = sc.logLines.slice(before).map((l) => JSON.parse(l) as { level: number; msg: string; reason?: string; err?: unknown });
+      const refusals = lines.filter((l) => l.msg !== "request completed");
+      expect(refusals, version).toHaveLength(1);
+      expect(refusals[0]).toMatchObject({ level: 40, msg: "mcp request refused" });
+      expect(refusals[0]?.reason).toMatch(/protocol version/i);
+      expect(refusals[0]?.err).toBeUndefined();
+      expect(sc.logLines.slice(before).join("")).not.toMatch(/"stack"|\n\s+at /);
+    }
+  });
+
   it("answers an unknown tool with -32602 on both generations, not a tool result", async () => {
     const legacy = (await (await rawCall(sc, toolCall("no_such_tool"))).json()) as RpcAnswer;
     expect(legacy.result).toBeUndefined();

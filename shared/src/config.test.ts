@@ -37,6 +37,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "test", ANONYMOUS_REGISTRATION_ENABLED: "true" }).ANONYMOUS_REGISTRATION_ENABLED).toBe(true);
   });
 
+  it("derives the default BASE_URL from PORT, so PORT alone moves every printed URL (issue 23 item 15)", () => {
+    expect(loadConfig({ ...base, PORT: "8080" }).BASE_URL).toBe("http://localhost:8080");
+    expect(loadConfig({ ...base, PORT: "8080", BASE_URL: "https://atelier.example.com" }).BASE_URL).toBe("https://atelier.example.com");
+    expect(loadConfig({ ...base }).BASE_URL).toBe("http://localhost:3000");
+  });
+
   it("strips a trailing slash from BASE_URL", () => {
     expect(loadConfig({ ...base, BASE_URL: "https://atelier.example/" }).BASE_URL).toBe("https://atelier.example");
   });

@@ -1,5 +1,5 @@
 // Configuration of every Atelier process, parsed once at start from the environment
-// (DESIGN §7). This is the only module that reads process.env; a bad value stops
+// (README.md#configuration). This is the only module that reads process.env; a bad value stops
 // start-up with a message naming the variable.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -62,7 +62,8 @@ const issuers = z
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  BASE_URL: httpUrl.default("http://localhost:3000"),
+  /** Defaults to http://localhost:{PORT} (issue 23 item 15: PORT alone must not leave every printed URL on :3000). */
+  BASE_URL: httpUrl.optional(),
   PORT: port(3000),
   SERVER_PORT: port(3001),
   SIDECAR_PORT: port(3002),
@@ -128,7 +129,9 @@ const EnvSchema = z.object({
 });
 
 type Env = z.infer<typeof EnvSchema>;
-export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY" | "BACKUP_DIR"> & {
+export type Config = Omit<Env, "BASE_URL" | "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY" | "BACKUP_DIR"> & {
+  /** The public origin, without a trailing slash. */
+  BASE_URL: string;
   /** Where `pnpm backup` without a file name writes (default DATA_DIR/backups). */
   BACKUP_DIR: string;
   ANONYMOUS_REGISTRATION_ENABLED: boolean;
@@ -165,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     ...e,
+    BASE_URL: e.BASE_URL ?? `http://localhost:${e.PORT}`,
     DATA_DIR: dataDir,
     BACKUP_DIR: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")),
     WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),

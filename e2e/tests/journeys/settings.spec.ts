@@ -95,7 +95,7 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     const settings = page.getByRole("region", { name: "Table settings" });
     const points = settings.getByRole("form", { name: "Column points" });
     await points.getByLabel("Name of column points").fill("estimate");
-    await points.getByRole("button", { name: "Rename" }).click();
+    await points.getByRole("button", { name: "Save" }).click();
     const grid = page.locator("table.grid");
     await expect(grid.getByRole("columnheader", { name: /estimate/ })).toBeVisible();
     await expect(grid.getByRole("columnheader", { name: /points/ })).toHaveCount(0);

@@ -145,6 +145,12 @@ function corpus(f: Fixture): Record<string, Entry> {
     "pages.revision": { ids: true, base: { slug: f.apage, version: 1 }, fields: { slug: page(), version } },
     "pages.restore": { ids: true, base: { slug: f.apage, version: 1 }, fields: { slug: page([f.vpage, f.vpubPage]), version } },
     "pages.history": { ids: true, base: { slug: f.apage }, fields: { slug: page() } },
+    "pages.edit": {
+      ids: true,
+      base: { slug: f.apage, expected_version: 1, edits: [{ op: "replace", find: "mine", replace: "changed" }] },
+      fields: { slug: page([f.vpage, f.vpubPage]), expected_version: version },
+    },
+    "pages.diff": { ids: true, base: { slug: f.apage, from: 1 }, fields: { slug: page(), from: version } },
     "tokens.create": {
       ids: true,
       base: { label: "t", scopes: ["mcp:read"], workspaces: [f.aws] },
@@ -427,7 +433,7 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
           await Promise.all(
             probes.slice(i, i + 10).map(async (probe) => {
               const sent = JSON.stringify(probe.input);
-              const res = proc.type === "query" ? await who[1].query(proc.path, probe.input) : await who[1].mutation(proc.path, probe.input);
+              const res = proc.type === "query" ? await who[1].rawQuery(proc.path, probe.input) : await who[1].rawMutation(proc.path, probe.input);
               const body = await res.text();
               tally.record(`${who[0]} ${proc.path} ${probe.label}`, String(res.status), res.status >= 400 && res.status < 500, body, needles, sent);
             }),
@@ -448,6 +454,19 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       `/artifacts/00000000-0000-4000-8000-000000000000`,
       `/a/${f.vpage}%00`,
       `/a/${f.vpage}%E2%80%8B`,
+      // Pinned versions and machine views of a private page (issue 26): nothing of it, ever.
+      `/a/${f.vpage}@1`,
+      `/a/${f.vpage}@2`,
+      `/a/${f.vpage}.md`,
+      `/a/${f.vpage}.json`,
+      `/a/${f.vpage}@1.md`,
+      `/a/${f.vpage}@2.json`,
+      `/artifacts/${f.vpageId}@1`,
+      `/artifacts/${f.vpageId}.md`,
+      `/a/${f.vpubPage}@0`,
+      `/a/${f.vpubPage}@99999999999`,
+      `/a/${f.vpubPage}@1.txt`,
+      `/a/${f.vpubPage}@1@1`,
     ];
     for (const path of routes) {
       for (const [name, b] of [
@@ -456,6 +475,22 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       ] as const) {
         const res = await b.request(path);
         tally.record(`${name} GET ${path.slice(0, 80)}`, String(res.status), res.status >= 400 && res.status < 500, await res.text(), needles, path);
+      }
+    }
+    for (const path of [`/a/${f.vpage}`, `/artifacts/${f.vpageId}`]) {
+      for (const [name, b] of [
+        ["attacker", attacker],
+        ["nobody", nobody],
+      ] as const) {
+        const res = await b.request(path, { headers: { accept: "text/markdown" } });
+        tally.record(
+          `${name} GET ${path.slice(0, 80)} as Markdown`,
+          String(res.status),
+          res.status >= 400 && res.status < 500,
+          await res.text(),
+          needles,
+          path,
+        );
       }
     }
     for (const body of [
@@ -496,7 +531,7 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     }
     // The caller's own lists never carry the victim.
     for (const path of ["me.get", "workspaces.list", "tokens.list"]) {
-      const res = await attacker.query(path);
+      const res = await attacker.rawQuery(path);
       tally.record(`attacker ${path}`, String(res.status), true, await res.text(), needles, "");
     }
     // Search answers from the caller's own workspaces: the victim's names, slugs and text find nothing.

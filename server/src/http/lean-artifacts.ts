@@ -27,6 +27,8 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
     const url = req.url ?? "";
     const method = req.method;
     if ((method !== "GET" && method !== "HEAD") || !url.startsWith("/a/") || url.includes("?", 3)) return app(req, res);
+    // Markdown asked for by Accept is another representation: the full route answers it.
+    if (req.headers.accept?.includes("text/markdown")) return app(req, res);
     const slug = url.slice(3);
     if (!SLUG_PATTERN.test(slug)) return app(req, res);
     const doc = deps.cache.enabled ? cachedPublicArtifact(deps, slug) : null;
@@ -34,7 +36,7 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
     let entry = bytes.get(doc);
     if (!entry) {
       const body = Buffer.from(doc.html, "utf8");
-      entry = { body, headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE } };
+      entry = { body, headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: "Accept" } };
       bytes.set(doc, entry);
     }
     const startedAt = performance.now();

@@ -241,7 +241,6 @@ describe("compare-and-swap writes by _id and a condition", () => {
     expect((await c.updateOne({ _id: "a", "sub.k": "p", n: { $lte: 1 } }, { $set: { v: 1 } })).modifiedCount).toBe(1);
     expect((await c.updateOne({ _id: "c", s: null, $or: [{ n: 9 }, { "sub.k": "p" }] }, { $set: { v: 1 } })).matchedCount).toBe(0);
     expect((await c.updateOne({ _id: "c", s: null, $or: [{ n: 9 }, { n: 3 }] }, { $set: { v: 2 } })).modifiedCount).toBe(1);
-    expect((await c.updateOne({ _id: "b", "arr.k": "q", tags: "y" }, { $set: { v: 3 } })).modifiedCount).toBe(1);
     expect((await c.updateOne({ _id: "b", $or: [{ v: { $lt: 3 } }, { n: 1 }] }, { $set: { v: 4 } })).matchedCount).toBe(0);
     expect(
       (
@@ -252,9 +251,17 @@ describe("compare-and-swap writes by _id and a condition", () => {
       ).map((d) => [d._id, d.v]),
     ).toEqual([
       ["a", 1],
-      ["b", 3],
       ["c", 2],
     ]);
+  });
+
+  // FerretDB v1 on PostgreSQL does not match this write (matchedCount 0; found when CI began
+  // running this suite on PostgreSQL, issue 23 item 17): marked as a known failure there, so the
+  // day it matches, the mark has to go. See docs/decisions.md.
+  const onPostgres = process.env.EMBEDDED_DB_BACKEND === "postgresql" && !process.env.MONGODB_URI;
+  (onPostgres ? it.fails : it)("conditions into arrays beside the _id: a dotted path through an array, an element of an array", async () => {
+    expect((await c.updateOne({ _id: "b", "arr.k": "q", tags: "y" }, { $set: { v: 3 } })).modifiedCount).toBe(1);
+    expect((await c.findOne({ _id: "b" }))?.v).toBe(3);
   });
 
   it("by an ObjectId _id, and on a collection that does not exist", async () => {

@@ -1,7 +1,8 @@
 // The embedded FerretDB's lookup indexes (shared/embedded-db/ferretdb/lookup_indexes.go), on
 // each store this machine has: FerretDB's own explain must show its lookup served by an index
 // of ours with the option on, and a scan with it off. Each case starts databases of its own.
-import { rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
@@ -34,12 +35,14 @@ const OURS = /USING INDEX _ferretdb_atelier_|"Index Name":"_ferretdb_atelier_/;
 
 const backends: EmbeddedDbBackend[] = ["sqlite", "postgresql"];
 
-describe.each(backends)("the embedded FerretDB on %s", (backend) => {
+// Each case starts PostgreSQL clusters (initdb, then three starts): seconds each, far more on a busy machine.
+describe.each(backends)("the embedded FerretDB on %s", { timeout: 180_000 }, (backend) => {
   const dataDir = path.join(REPO_ROOT, ".data", `test-lookups-${backend}-${process.pid}`);
   dirs.push(dataDir);
   const start = async (lookupIndexes: boolean) => {
     const db = await startEmbeddedDb({ dataDir, backend, lookupIndexes });
     started.push(db);
+    if (db.postgresDir) dirs.push(db.postgresDir);
     return db;
   };
 
@@ -73,6 +76,33 @@ describe.each(backends)("the embedded FerretDB on %s", (backend) => {
     expect(await explainId(db.uri, { _id: "p500" })).toMatch(OURS);
     await db.stop();
   });
+});
+
+describe("a checkout the postgres user cannot reach (issue 23 item 18)", { timeout: 180_000 }, () => {
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(!asRoot || !findPostgresBin())(
+    "as root, under a 0700 folder, the cluster goes where postgres can reach it, and a temporary one goes away on stop",
+    async () => {
+      const closed = mkdtempSync(path.join(tmpdir(), "atelier-closed-"));
+      dirs.push(closed);
+      chmodSync(closed, 0o700);
+      const lines: string[] = [];
+      const db = await startEmbeddedDb({ dataDir: path.join(closed, "data"), backend: "postgresql", temporary: true, log: (l) => lines.push(l) });
+      started.push(db);
+      const standIn = db.postgresDir ?? "";
+      expect(standIn.startsWith(path.join(tmpdir(), "atelier-postgresql-"))).toBe(true);
+      expect(lines.join("\n")).toMatch(/cannot reach .*atelier-closed-.*the cluster lives in/);
+      const client = await MongoClient.connect(db.uri);
+      await client
+        .db("closed")
+        .collection("pages")
+        .insertOne({ _id: "p1" } as never);
+      expect(await client.db("closed").collection("pages").countDocuments()).toBe(1);
+      await client.close();
+      await db.stop();
+      expect(existsSync(standIn)).toBe(false);
+    },
+  );
 });
 
 describe("embedded database settings", () => {

@@ -1,4 +1,4 @@
-// The embedded database of DESIGN §2, for `pnpm dev` and the tests: MONGODB_URI when set,
+// The embedded database (docs/ARCHITECTURE.md#the-embedded-database), for `pnpm dev` and the tests: MONGODB_URI when set,
 // else a `mongod` found on PATH, else FerretDB v1.24.2 built on first use with the local Go
 // toolchain into .tools/bin. It never reaches the network at run time.
 //
@@ -35,6 +35,8 @@ export interface EmbeddedDb {
   pid: number | undefined;
   /** The PostgreSQL postmaster; every backend is its child. */
   postgresPid?: number;
+  /** The PostgreSQL cluster's folder (outside dataDir when the postgres user cannot reach dataDir). */
+  postgresDir?: string;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,8 @@ export interface EmbeddedDbOptions {
   lookupIndexes?: boolean;
   /** Run write commands one at a time (the default). Off only to measure what breaks without. */
   serializeWrites?: boolean;
+  /** The data is thrown away after stop() (tests): anything kept outside dataDir goes too. */
+  temporary?: boolean;
 }
 
 export class EmbeddedDbError extends Error {
@@ -195,7 +199,7 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
     backend = chosen ?? "sqlite";
     const args = ["--handler", backend];
     if (backend === "postgresql") {
-      postgres = await startPostgres({ dir: path.join(opts.dataDir, "postgresql"), log }).catch((err: unknown) => {
+      postgres = await startPostgres({ dir: path.join(opts.dataDir, "postgresql"), log, temporary: opts.temporary }).catch((err: unknown) => {
         throw new EmbeddedDbError(err instanceof Error ? err.message : String(err));
       });
       args.push("--postgresql-url", postgres.url);
@@ -228,5 +232,5 @@ export async function startEmbeddedDb(opts: EmbeddedDbOptions): Promise<Embedded
     throw err;
   }
   log(`${kind}${backend ? ` (${backend})` : ""} is up at ${uri} (data in ${opts.dataDir})`);
-  return { uri, kind, backend, pid: child.pid, postgresPid: postgres?.pid, stop };
+  return { uri, kind, backend, pid: child.pid, postgresPid: postgres?.pid, postgresDir: postgres?.dir, stop };
 }

@@ -3,7 +3,9 @@
 // data folder on first use, reached only through a unix socket in that folder (no TCP port,
 // so it never meets the system's cluster on 5432), and stopped with the app.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 export class PostgresError extends Error {
@@ -15,7 +17,28 @@ export interface EmbeddedPostgres {
   url: string;
   /** The postmaster's pid; every backend is its child. */
   pid: number;
+  /** Where the cluster is: the folder asked for, or its stand-in when the postgres user cannot reach that one. */
+  dir: string;
   stop(): Promise<void>;
+}
+
+/** Whether `user` can reach (search) `folder`: every folder above it, and it, open to that user. */
+function reachableBy(user: { uid: number; gid: number }, folder: string): boolean {
+  return spawnSync("test", ["-x", folder], { uid: user.uid, gid: user.gid }).status === 0;
+}
+
+/**
+ * Where the cluster goes. As root it runs as `postgres`, which cannot reach a folder under a
+ * 0700 parent (a clone under /root, issue 23 item 18): then it lives in a stand-in under the
+ * system's temporary folder, named after the folder asked for (the same one every run).
+ */
+export function clusterDir(dir: string, user: { uid: number; gid: number } | undefined): { dir: string; relocated: boolean } {
+  if (!user) return { dir, relocated: false };
+  const parent = path.dirname(dir);
+  mkdirSync(parent, { recursive: true });
+  if (reachableBy(user, parent)) return { dir, relocated: false };
+  const standIn = path.join(tmpdir(), `atelier-postgresql-${createHash("sha256").update(dir).digest("hex").slice(0, 16)}`);
+  return { dir: standIn, relocated: true };
 }
 
 const INSTALL_HINT =
@@ -82,12 +105,19 @@ function pidFile(dir: string): { pid: number; status: string } | null {
  * Starts the cluster in `dir` (created with initdb when empty). A server left running on the
  * same folder by a run that was killed is stopped first: the folder is ours alone.
  */
-export async function startPostgres(opts: { dir: string; log?: (line: string) => void }): Promise<EmbeddedPostgres> {
+export async function startPostgres(opts: { dir: string; log?: (line: string) => void; temporary?: boolean }): Promise<EmbeddedPostgres> {
   const log = opts.log ?? (() => {});
   const bin = findPostgresBin();
   if (!bin) throw new PostgresError(INSTALL_HINT);
   const user = serverUser();
-  const dir = path.resolve(opts.dir);
+  const placed = clusterDir(path.resolve(opts.dir), user);
+  const dir = placed.dir;
+  if (placed.relocated) {
+    log(
+      `the postgres user (PostgreSQL's, as this runs as root) cannot reach ${path.dirname(path.resolve(opts.dir))} (a folder above it is closed to others); ` +
+        `the cluster lives in ${dir} instead`,
+    );
+  }
   mkdirSync(path.dirname(dir), { recursive: true });
   mkdirSync(dir, { recursive: true });
   if (user) chownSync(dir, user.uid, user.gid);
@@ -146,13 +176,17 @@ export async function startPostgres(opts: { dir: string; log?: (line: string) =>
   return {
     url: `postgres://atelier@/postgres?host=${encodeURIComponent(dir)}`,
     pid,
+    dir,
     stop() {
       stopping ??= (async () => {
-        if (!running()) return;
-        child.kill("SIGINT"); // fast shutdown: ends sessions, writes a checkpoint
-        const timer = setTimeout(() => child.kill("SIGQUIT"), 30_000);
-        await exited;
-        clearTimeout(timer);
+        if (running()) {
+          child.kill("SIGINT"); // fast shutdown: ends sessions, writes a checkpoint
+          const timer = setTimeout(() => child.kill("SIGQUIT"), 30_000);
+          await exited;
+          clearTimeout(timer);
+        }
+        // A stand-in is outside the data folder its owner deletes: a temporary one goes with it.
+        if (placed.relocated && opts.temporary) rmSync(dir, { recursive: true, force: true });
       })();
       return stopping;
     },

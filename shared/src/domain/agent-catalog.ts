@@ -3,6 +3,8 @@
 // configurations. The sidecar registers its tools and prompts from here, /auth.md and the
 // connect guide (discovery.ts) and the app's connect screens print from here, and tests
 // exercise what is printed. Browser-safe: the SPA imports it.
+// Longer than 300 lines on purpose: it is one table (tools, prompts, advice, snippets), and
+// one source is the point.
 import { ERROR_TABLE, type ErrorCode } from "../errors";
 
 /** read: mcp:read (or no token, for public workspaces); write: mcp:write; admin: mcp:write, never an unclaimed sandbox token. */
@@ -39,7 +41,8 @@ export const TOOL_CATALOG = {
   },
   get_page: {
     title: "Get a page",
-    description: "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id.",
+    description:
+      "Reads one page, with its parts (Markdown or HTML), version and who last changed it. Give slug or page_id; give `version` to read a kept earlier version as it was.",
     access: "read",
   },
   search_pages: {
@@ -95,7 +98,7 @@ export const TOOL_CATALOG = {
   update_row: {
     title: "Update a table row",
     description:
-      "Changes some values of a row. Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
+      "Changes some values of a row: a patch, so columns you leave out keep their values (send null to clear one). Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
     access: "write",
   },
   delete_row: {
@@ -124,6 +127,30 @@ export const TOOL_CATALOG = {
     description:
       "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
     access: "admin",
+  },
+  edit_page: {
+    title: "Edit part of a page",
+    description:
+      "Changes a page's body without sending it whole: a list of edits applied in order — replace exact text (`find` must occur exactly once), insert a block before or after a Markdown heading, or append a block to a heading's section. Give expected_version (the version you read): all edits apply to it as one new version, or none does. A find or heading that matches nothing or several places refuses the call, naming the edit. Returns the new version and the diff.",
+    access: "write",
+  },
+  diff_page_versions: {
+    title: "Compare two versions of a page",
+    description:
+      "The unified diff of a page's text from one version (`from`) to another (`to`, default the current one), with lines added and removed; applying it to the older text gives the newer exactly. Versions are kept as get_page_history lists them.",
+    access: "read",
+  },
+  move_page: {
+    title: "Move a page to a new address",
+    description:
+      "Gives a page a new slug, so its public address becomes /a/{new_slug}; the old address redirects there (301) for a while, and history, versions and links by page_id are kept.",
+    access: "write",
+  },
+  change_table: {
+    title: "Change a table's settings",
+    description:
+      "One change of a table: `rename` it, `add_column`, `rename_column`, `remove_column` (give expected_values, the number of rows whose value you confirm dropping; if more rows have one, nothing is removed and the conflict's details give the count), or `change_column_type` (refused while any row has a value in the column: values are never converted).",
+    access: "write",
   },
 } as const satisfies Record<string, ToolEntry>;
 
@@ -224,6 +251,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   not_found: "nothing by that name that you can read: check the slug or id",
   registration_not_found: "the claim token is wrong",
   method_not_allowed: "use the method the endpoint documents (POST for /mcp)",
+  not_acceptable: "send `Accept: application/json, text/event-stream` with every POST to /mcp (the MCP transport requires both)",
   conflict: "the name is taken: choose another",
   version_conflict: "someone changed it meanwhile: read it again, reapply your change, save with the new version",
   already_claimed: "someone claimed it already",
@@ -252,19 +280,38 @@ export interface ClientConfig {
   hint: string;
   language: "shell" | "json";
   text: string;
+  /** A shell line to run first (the token into an environment variable the snippet refers to). */
+  env?: { name: string; text: string };
 }
+
+/**
+ * The environment variable the file snippets refer to instead of carrying the token (issue 23
+ * item 14): a project's .mcp.json is usually committed, and a token in it is readable by
+ * anyone who can read the repository.
+ */
+export const TOKEN_ENV = "ATELIER_TOKEN";
 
 /** A single-quoted shell word: safe for any credential or URL. */
 export function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:@=+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The headers every POST to /mcp carries (Streamable HTTP: without this Accept the server answers 406). */
+export const MCP_ACCEPT = "application/json, text/event-stream";
+
 export function mcpEndpoint(origin: string): string {
   return `${origin.replace(/\/+$/, "")}/mcp`;
 }
 
-/** The MCP Inspector needs Node 22 or later; the command as printed everywhere. */
+/**
+ * The MCP Inspector, pinned: without a version npx picks whatever it finds, and on Node 20
+ * that is an old major that refuses these arguments (issue 23 item 12). The version is the
+ * one .ci/setup installs for the conformance run, which runs the printed command on Node 22
+ * (a unit test keeps the two equal). It needs Node 22 or later.
+ */
 export const INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector";
+export const INSPECTOR_VERSION = "2.12.0";
+export const INSPECTOR_SPEC = `${INSPECTOR_PACKAGE}@${INSPECTOR_VERSION}`;
 
 export function clientConfigs(origin: string, credential: string): ClientConfig[] {
   const url = mcpEndpoint(origin);
@@ -279,24 +326,35 @@ export function clientConfigs(origin: string, credential: string): ClientConfig[
     },
     {
       id: "mcp-json",
-      name: "mcp.json",
-      hint: "For clients set up with an mcp.json file, such as Cursor, or a project’s .mcp.json for Claude Code.",
+      name: ".mcp.json",
+      hint:
+        `For a project’s .mcp.json (Claude Code). The file names the variable ${TOKEN_ENV}, never the token itself: .mcp.json is usually committed, and a token in it ` +
+        `would be readable by anyone who can read the repository. Set the variable in the shell that starts your client (the line below); Cursor’s mcp.json writes ` +
+        `it \${env:${TOKEN_ENV}}. Or leave the headers out and sign in instead (the connection guide says how).`,
       language: "json",
-      text: JSON.stringify({ mcpServers: { atelier: { type: "http", url, headers: { Authorization: `Bearer ${credential}` } } } }, null, 2),
+      text: JSON.stringify({ mcpServers: { atelier: { type: "http", url, headers: { Authorization: `Bearer \${${TOKEN_ENV}}` } } } }, null, 2),
+      env: { name: TOKEN_ENV, text: `export ${TOKEN_ENV}=${shellQuote(credential)}` },
     },
     {
       id: "vscode",
       name: "VS Code",
-      hint: "In .vscode/mcp.json (VS Code uses a top-level “servers” key and “type”: “http”).",
+      hint: "In .vscode/mcp.json (VS Code uses a top-level “servers” key and “type”: “http”). VS Code asks for the token once and keeps it in its secret storage, so the file, often committed, holds no secret.",
       language: "json",
-      text: JSON.stringify({ servers: { atelier: { type: "http", url, headers: { Authorization: `Bearer ${credential}` } } } }, null, 2),
+      text: JSON.stringify(
+        {
+          inputs: [{ type: "promptString", id: "atelier-token", description: "Atelier token", password: true }],
+          servers: { atelier: { type: "http", url, headers: { Authorization: "Bearer ${input:atelier-token}" } } },
+        },
+        null,
+        2,
+      ),
     },
     {
       id: "inspector",
       name: "Inspector",
-      hint: "Check the connection with the MCP Inspector (it needs Node 22 or later): this lists the tools the token may use.",
+      hint: `Check the connection with the MCP Inspector ${INSPECTOR_VERSION}. It needs Node 22 or later (node -v): on Node 20 it does not start. This lists the tools the token may use.`,
       language: "shell",
-      text: `npx ${INSPECTOR_PACKAGE} --cli ${shellQuote(url)} --transport http --header ${shellQuote(header)} --method tools/list`,
+      text: `npx ${INSPECTOR_SPEC} --cli ${shellQuote(url)} --transport http --header ${shellQuote(header)} --method tools/list`,
     },
   ];
 }
@@ -308,17 +366,55 @@ export interface SignInStep {
   steps: string[];
   /** A file or command to use as printed, when the app takes one. */
   snippet?: { language: "shell" | "json"; label: string; text: string };
+  /** The app connects from its vendor's servers: it needs a public https BASE_URL (issue 23 item 13). */
+  fromVendorServers?: boolean;
+  /** Said next to the steps when this server's address cannot work for that app (a localhost BASE_URL, say). */
+  notice?: string;
+}
+
+const PRIVATE_HOST =
+  /^(localhost|.*\.localhost|.*\.local|.*\.internal|.*\.lan|.*\.home\.arpa|0\.0\.0\.0|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.\d+\.\d+|\[::1?\]|\[f[cd][0-9a-f]*:.*\]|\[fe80:.*\]|\[::ffff:.*\]|[^.]+)$/i;
+
+/** How to give Atelier a public https address, in one sentence (the README, the guide and the app say the same). */
+export const PUBLIC_HTTPS_HOWTO =
+  "Give Atelier a public https address and set it as BASE_URL: a reverse proxy with a TLS certificate on a host you own (deploy/README.md), " +
+  "or, to try it from your computer, a tunnel such as `cloudflared tunnel --url http://localhost:3000` or `ngrok http 3000`, with `pnpm start` and BASE_URL set to the https address the tunnel prints.";
+
+/**
+ * Why AI apps that connect from their vendor's servers (Claude.ai, Claude Desktop's
+ * connectors, ChatGPT) cannot reach `origin`, or null when it is a public https address.
+ */
+export function unreachableFromVendors(origin: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return `${origin} is not an address`;
+  }
+  if (PRIVATE_HOST.test(url.hostname)) return `${url.origin} is an address only this computer or network can reach`;
+  if (url.protocol !== "https:") return `${url.origin} is not https`;
+  return null;
 }
 
 /** "Add the URL, then sign in": how each common MCP client connects through OAuth. */
 export function signInGuides(origin: string): SignInStep[] {
   const url = mcpEndpoint(origin);
   const allow = "Your browser opens Atelier: sign in with your e-mail code, check what the app asks for, and choose Allow.";
+  const why = unreachableFromVendors(origin);
+  const remote = (app: string) => ({
+    fromVendorServers: true,
+    ...(why
+      ? { notice: `${why}, so ${app} cannot connect to it: ${app} connects from its vendor’s servers, not from your computer. ${PUBLIC_HTTPS_HOWTO}` }
+      : {}),
+  });
+  const publicStep = "This app connects from its vendor’s servers, so Atelier must be at a public https address (its BASE_URL), not localhost.";
   return [
     {
       id: "claude",
       name: "Claude.ai and Claude Desktop",
+      ...remote("Claude"),
       steps: [
+        publicStep,
         "Open Settings → Connectors and choose “Add custom connector”.",
         `Name it Atelier and paste ${url} as the URL; leave the OAuth fields empty.`,
         "Choose Connect.",
@@ -328,7 +424,9 @@ export function signInGuides(origin: string): SignInStep[] {
     {
       id: "chatgpt",
       name: "ChatGPT",
+      ...remote("ChatGPT"),
       steps: [
+        publicStep,
         "Open Settings → Apps & Connectors (with developer mode on) and create a connector.",
         `Paste ${url} as the MCP server URL and choose OAuth as the authentication.`,
         allow,

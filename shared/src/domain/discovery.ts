@@ -1,6 +1,19 @@
-// What an agent that knows only the base URL reads to find its way (SPEC §4.4, DESIGN §5).
+// What an agent that knows only the base URL reads to find its way (docs/contract.md#routes).
+// Longer than 300 lines on purpose: most of it is the text of /auth.md and the connect guide,
+// which read best whole.
 import type { Config } from "../config";
-import { clientConfigs, errorRows, PROMPT_CATALOG, PROMPT_NAMES, signInGuides, TOOL_CATALOG, toolsWithAccess } from "./agent-catalog";
+import {
+  clientConfigs,
+  errorRows,
+  MCP_ACCEPT,
+  PUBLIC_HTTPS_HOWTO,
+  unreachableFromVendors,
+  PROMPT_CATALOG,
+  PROMPT_NAMES,
+  signInGuides,
+  TOOL_CATALOG,
+  toolsWithAccess,
+} from "./agent-catalog";
 
 export function resourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource`;
@@ -117,8 +130,11 @@ export function authMarkdown(config: DiscoveryConfig): string {
   return `# Connecting an agent to Atelier
 
 Atelier keeps living artifacts (Markdown and HTML pages) in workspaces. Agents work through
-the MCP server at \`${b}/mcp\` (Streamable HTTP, JSON-RPC over POST) with a bearer token:
+the MCP server at \`${b}/mcp\` (Streamable HTTP, JSON-RPC over POST) with a bearer token.
+Every POST to it carries these headers (without that \`Accept\` the answer is \`406\`):
 
+    Content-Type: application/json
+    Accept: ${MCP_ACCEPT}
     Authorization: Bearer ${config.TOKEN_PREFIX}<secret>
 
 Public workspaces can be read without a token. Everything else needs one. There are two ways
@@ -168,6 +184,7 @@ register yourself.
 
     POST ${b}/agent/auth
     Content-Type: application/json
+    Accept: ${MCP_ACCEPT}
 
     {"type": "anonymous", "requested_credential_type": "mcp_write_token", "agent_label": "<your name>"}
 
@@ -186,6 +203,7 @@ Within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)} of registering, ask the pers
 
     POST ${b}/agent/auth/claim
     Content-Type: application/json
+    Accept: ${MCP_ACCEPT}
 
     {"claim_token": "<registration_id>", "email": "<their address>"}
 
@@ -194,6 +212,7 @@ six-digit code valid ${Math.round(config.CLAIM_OTP_TTL_SECONDS / 60)} minutes. A
 
     POST ${b}/agent/auth/claim
     Content-Type: application/json
+    Accept: ${MCP_ACCEPT}
 
     {"claim_token": "<registration_id>", "otp": "<six digits>"}
 
@@ -210,6 +229,7 @@ With an identity assertion (a JWT from a trusted issuer, \`aud\` = \`${b}\`, wit
 
     POST ${b}/agent/auth
     Content-Type: application/json
+    Accept: ${MCP_ACCEPT}
 
     {"type": "verified_email", "requested_credential_type": "mcp_write_token", "assertion": "<JWT>"}
 
@@ -220,7 +240,18 @@ The address must belong to a confirmed Atelier account.
 
 ## 3. Use it
 
-Connect an MCP client to \`${b}/mcp\` with the header above. The tools:
+Connect an MCP client to \`${b}/mcp\` with the headers above. Without a client library, one
+JSON-RPC message per POST (no session, no \`initialize\` needed):
+
+    POST ${b}/mcp
+    Content-Type: application/json
+    Accept: ${MCP_ACCEPT}
+    MCP-Protocol-Version: 2025-11-25
+    Authorization: Bearer <your token>
+
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}}
+
+The tools:
 
 ${toolLines()}
 
@@ -254,6 +285,11 @@ function esc(s: string): string {
   return s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Escaped text with its `code` spans as <code>. */
+function codeSpans(s: string): string {
+  return esc(s).replace(/`([^`]+)`/g, "<code>$1</code>");
+}
+
 /** /docs/connect/agents: the guide for people. */
 export function connectGuideHtml(config: DiscoveryConfig): string {
   const b = esc(config.BASE_URL);
@@ -269,6 +305,7 @@ main{max-width:46rem;margin:0 auto;padding:2rem 1.25rem 4rem}
 h1{font-size:1.9rem;margin-bottom:.25rem}h2{margin-top:2.2rem}code,pre{background:var(--code);border-radius:6px;font:14px/1.45 ui-monospace,Menlo,Consolas,monospace}
 code{padding:.1em .3em}pre{padding:1rem;overflow:auto}a{color:var(--accent)}.lead{color:var(--muted);font-size:1.1rem;margin-top:0}
 pre:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.notice{border-left:4px solid var(--accent);padding:.5rem .75rem;background:var(--code);border-radius:6px}
 </style></head><body><main>
 <h1>Connect an agent</h1>
 <p class="lead">Agents read and write your workspaces through Atelier's MCP server: AI apps sign in and you allow them; scripts use a token you control.</p>
@@ -276,10 +313,12 @@ pre:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 <p>AI apps connect by signing in: add the MCP server address <code>${mcp}</code> in the app, and it sends you here. Sign in with your e-mail code, check what the app
 asks for, choose which workspaces and for how long, and choose <strong>Allow</strong>. The app then appears under
 <a href="${b}/app/settings/agents">Settings → Connected agents</a> as connected through sign-in, where you can revoke it: it stops working on its next request.</p>
+<p id="public-https"><strong>Claude.ai, Claude Desktop’s connectors and ChatGPT connect from their vendors’ servers</strong>, not from your computer, so they need Atelier
+at a public https address (its <code>BASE_URL</code>)${unreachableFromVendors(config.BASE_URL) ? `; ${b} is not one` : ""}. ${codeSpans(PUBLIC_HTTPS_HOWTO)} Cursor, VS Code and Claude Code run on your computer and work with a localhost address too.</p>
 ${signInGuides(config.BASE_URL)
   .map(
     (g) =>
-      `<h3>${esc(g.name)}</h3>\n<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre tabindex="0" role="group" aria-label="${esc(g.name)}: what to paste">${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`,
+      `<h3>${esc(g.name)}</h3>\n${g.notice ? `<p class="notice" role="note"><strong>Not from this address:</strong> ${codeSpans(g.notice)}</p>\n` : ""}<ol>${g.steps.map((step, i) => `<li>${esc(step)}${i === 0 && g.snippet ? `\n<pre tabindex="0" role="group" aria-label="${esc(g.name)}: what to paste">${esc(g.snippet.text)}</pre>` : ""}</li>`).join("\n")}</ol>`,
   )
   .join("\n")}
 <h2>2. Scripts and apps without sign-in: a token</h2>
@@ -290,7 +329,7 @@ Send it as <code>Authorization: Bearer …</code>:</p>
 ${clientConfigs(config.BASE_URL, "YOUR_TOKEN")
   .map(
     (c) =>
-      `<p><strong>${esc(c.name)}</strong>: ${esc(c.hint)}</p>\n<pre tabindex="0" role="group" aria-label="${esc(c.name)}: configuration">${esc(c.text)}</pre>`,
+      `<p><strong>${esc(c.name)}</strong>: ${esc(c.hint)}</p>\n${c.env ? `<pre tabindex="0" role="group" aria-label="${esc(c.name)}: the environment variable">${esc(c.env.text)}</pre>\n` : ""}<pre tabindex="0" role="group" aria-label="${esc(c.name)}: configuration">${esc(c.text)}</pre>`,
   )
   .join("\n")}
 <h2>3. What agents can do</h2>

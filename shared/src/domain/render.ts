@@ -1,7 +1,9 @@
-// Rendering on write (DESIGN §3): Markdown becomes sanitized HTML inside a standalone,
+// Rendering on write (docs/ARCHITECTURE.md#content): Markdown becomes sanitized HTML inside a standalone,
 // readable document; an HTML page is kept as given. A read is then a lookup. The Markdown
 // pipeline itself (sanitizer, highlighting, the title rule) is markdown.ts, shared with the
 // app's preview and history.
+// Longer than 300 lines on purpose: most of it is the standalone document's template and
+// styles, which read best whole.
 import type { PartDoc } from "../db/index";
 import { sha256 } from "../ids";
 import { escapeHtml, markdownToHtml, renderTitled } from "./markdown";
@@ -11,9 +13,10 @@ export { escapeHtml, markdownToHtml };
 /**
  * The version of what renderPage makes. Raise it when a change to the template or the
  * pipeline should reach documents already stored: a document made by an older renderer is
- * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading).
+ * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading). 3: the
+ * Markdown alternate link (issue 26).
  */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 // The document's stylesheet, in parts: a page carries the rules for code only when it has a
 // code block, and those for live tables only when it shows one (rendered documents count
@@ -218,6 +221,7 @@ ${summary ? `<meta property="og:description" content="${summary}">\n` : ""}<meta
 <meta name="twitter:card" content="summary">
 <meta name="twitter:title" content="${title}">
 ${summary ? `<meta name="twitter:description" content="${summary}">\n` : ""}<link rel="canonical" href="${url}">
+<link rel="alternate" type="text/markdown" href="${url}.md">
 <style>${d.style}</style>
 </head>
 <body>

@@ -131,3 +131,29 @@ export const ChangeColumnTypeInputSchema = z
   .strict();
 export const TableRefInputSchema = z.object(TableRefShape).strict();
 export const ColumnValuesViewSchema = z.object({ column: z.string(), rows_with_values: z.number() });
+
+// ---- a table's settings for agents (change_table, issue 26 parity) ---------------------------
+
+/** One change of a table's settings; removing a column needs the count of rows whose value it drops. */
+export const TableChangeSchema = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("rename"), name: LabelSchema(100) }).strict(),
+  z.object({ op: z.literal("add_column"), column: ColumnSchema }).strict(),
+  z.object({ op: z.literal("rename_column"), column: ColumnNameSchema, name: ColumnNameSchema }).strict(),
+  z
+    .object({
+      op: z.literal("remove_column"),
+      column: ColumnNameSchema,
+      expected_values: z
+        .number()
+        .int()
+        .min(0)
+        .describe("How many rows have a value in the column, whose values you confirm dropping (a conflict tells the count if it is more)"),
+    })
+    .strict(),
+  z
+    .object({ op: z.literal("change_column_type"), column: ColumnNameSchema, type: z.enum(COLUMN_TYPES), options: z.array(z.string()).max(100).optional() })
+    .strict(),
+]);
+
+export const ChangeTableInputSchema = z.object({ workspace: SlugSchema.optional(), collection: SlugSchema, change: TableChangeSchema }).strict();
+export type ChangeTableInput = z.infer<typeof ChangeTableInputSchema>;

@@ -10,7 +10,7 @@ let dataDir: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   dataDir = path.join(REPO_ROOT, ".data", `test-db-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  db = await startEmbeddedDb({ mongodbUri: process.env.MONGODB_URI || undefined, dataDir, log: (l) => console.log(`[db] ${l}`) });
+  db = await startEmbeddedDb({ mongodbUri: process.env.MONGODB_URI || undefined, dataDir, temporary: true, log: (l) => console.log(`[db] ${l}`) });
   project.provide("mongoUri", db.uri);
 }
 

@@ -168,7 +168,7 @@ export function TablePage({ user, params }: PublicPageProps) {
         <TableGrid
           workspace={slug}
           collection={tableSlug}
-          tableName={table.name}
+          table={table}
           columns={table.columns}
           rows={allRows}
           sort={sort}

@@ -51,7 +51,7 @@ describe("anonymous registration", () => {
     await srv.close();
   });
 
-  it("answers 201 with every field of SPEC §2.4", async () => {
+  it("answers 201 with every field the contract names", async () => {
     const t0 = Date.now();
     const res = await post(srv, "/agent/auth", anonymous("Claude"));
     expect(res.status).toBe(201);
@@ -563,7 +563,9 @@ describe("discovery", () => {
   });
   it("every request auth.md prints works as printed, headers included", async () => {
     const text = await (await fetch(`${srv.url}/auth.md`)).text();
-    const requests = printedRequests(text);
+    // The /mcp example goes to a real sidecar in mcp-sidecar/src/agent-catalog.db.test.ts; every example carries the Accept /mcp needs.
+    for (const r of printedRequests(text)) expect(r.headers.Accept, r.url).toBe("application/json, text/event-stream");
+    const requests = printedRequests(text).filter((r) => !r.url.endsWith("/mcp"));
     // Register, claim by e-mail, claim with the code, and the verified-e-mail preview.
     expect(requests.map((r) => `${r.method} ${r.url.replace(srv.config.BASE_URL, "")}`)).toEqual([
       "POST /agent/auth",

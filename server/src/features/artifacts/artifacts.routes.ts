@@ -1,7 +1,9 @@
-// The browser routes of SPEC §4.1.
+// The browser routes (docs/contract.md#routes).
 import { isUtf8 } from "node:buffer";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
+import { instanceLlmsTxt, workspaceLlmsTxt } from "@atelier/shared/domain/llms-txt";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
+import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { embeddedDocument, embeddedEtag, escapeHtml, notFoundDocument } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
@@ -26,6 +28,75 @@ export const PUBLIC_ARTIFACT_CACHE = "public, max-age=0, s-maxage=1, stale-while
 export const PRIVATE_ARTIFACT_CACHE = "private, no-store";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A pinned version (`@{n}`) is the same bytes for as long as it is kept: browsers keep it
+ * (immutable), shared caches for one second like any public page, so that a workspace made
+ * private stops being served by the micro-cache within the usual bound (docs/decisions.md).
+ */
+export const PINNED_ARTIFACT_CACHE = "public, max-age=31536000, s-maxage=1, immutable";
+
+/** What a machine view (`.md`, `.json`) carries besides its type: never a document a browser runs. */
+const MACHINE_HEADERS = { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox", "Referrer-Policy": "no-referrer" };
+
+/** `slug`, `slug@3`, `slug.md`, `slug@3.json`: the address, the version pinned and the view asked for. */
+const ADDRESS = /^([^@.]+)(?:@([1-9][0-9]{0,8}))?(?:\.(md|json))?$/;
+
+interface Address {
+  key: { slug: string } | { pageId: string };
+  version: number | undefined;
+  view: "html" | "md" | "json";
+}
+
+function addressOf(raw: string, id: "slug" | "pageId"): Address | null {
+  const m = ADDRESS.exec(raw);
+  if (!m) return null;
+  const [, name = "", version, view] = m;
+  const valid = id === "slug" ? SlugSchema.safeParse(name).success : UUID.test(name);
+  if (!valid) return null;
+  return {
+    key: id === "slug" ? { slug: name } : { pageId: name },
+    version: version === undefined ? undefined : Number(version),
+    view: (view ?? "html") as Address["view"],
+  };
+}
+
+/** Whether the request asks for Markdown rather than HTML (`Accept: text/markdown`). */
+function wantsMarkdown(req: Request): boolean {
+  return req.accepts(["text/html", "text/markdown"]) === "text/markdown";
+}
+
+/**
+ * A pinned version (HTML, for those who may read the page), or a machine view (Markdown or
+ * JSON, of public pages only: nothing private is ever given as one).
+ */
+function versionHandler(deps: Deps, address: Address, req: Request, res: Response): Promise<void> | void {
+  const reader = address.view === "html" ? async () => (await sessionFromRequest(deps, req)).principal : ({ kind: "nobody" } as const);
+  return (async () => {
+    const at = await pageAtVersion(deps, reader, address.key, address.version);
+    const where = "slug" in address.key ? `/a/${address.key.slug}` : `/artifacts/${address.key.pageId}`;
+    if (!at) return notFound(res, address.view === "html" && address.version !== undefined ? `${where}@${address.version}` : null);
+    const cache = !at.isPublic ? PRIVATE_ARTIFACT_CACHE : address.version !== undefined ? PINNED_ARTIFACT_CACHE : PUBLIC_ARTIFACT_CACHE;
+    if (address.view === "html") {
+      const { html, etag } = await renderedAtVersion(deps, at);
+      sendArtifactHeaders(res);
+      res.set("Cache-Control", cache);
+      if (at.isPublic) {
+        res.set("ETag", etag);
+        if (etagMatches(req.get("if-none-match"), etag)) return void res.status(304).end();
+      }
+      return void res.status(200).send(html);
+    }
+    res.set({ ...MACHINE_HEADERS, "Cache-Control": cache });
+    if (address.view === "json")
+      return void res
+        .status(200)
+        .type("application/json; charset=utf-8")
+        .send(JSON.stringify(await jsonOf(deps, at)));
+    res.set("Vary", "Accept");
+    res.status(200).type("text/markdown; charset=utf-8").send(markdownOf(deps.config.BASE_URL, at));
+  })();
+}
 
 /** The headers every artifact answer carries (the lean path in front of the router too). */
 export function artifactHeaders(): Record<string, string> {
@@ -87,7 +158,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     const embed = req.query.embed === "1";
     const etag = embed ? embeddedEtag(found.etag) : found.etag;
     if (found.isPublic) {
-      res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE });
+      res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: "Accept" });
       if (etagMatches(req.get("if-none-match"), etag)) {
         res.status(304).end();
         return;
@@ -130,14 +201,27 @@ export const jsonBody = express.json({
 
 export function artifactRoutes(deps: Deps): Router {
   const r = Router();
-  r.get(
-    "/a/:slug",
-    artifactHandler(deps, (req) => (SlugSchema.safeParse(req.params.slug).success ? { slug: String(req.params.slug) } : null)),
-  );
-  r.get(
-    "/artifacts/:pageId",
-    artifactHandler(deps, (req) => (UUID.test(String(req.params.pageId)) ? { pageId: String(req.params.pageId) } : null)),
-  );
+  const current = {
+    slug: artifactHandler(deps, (req) => (SlugSchema.safeParse(req.params.slug).success ? { slug: String(req.params.slug) } : null)),
+    pageId: artifactHandler(deps, (req) => (UUID.test(String(req.params.pageId)) ? { pageId: String(req.params.pageId) } : null)),
+  };
+  // The current document, unless a version (`@3`), a machine view (`.md`, `.json`) or Markdown
+  // by `Accept` is asked for (a page that is not public then answers with its document as ever).
+  for (const [path, id] of [
+    ["/a/:slug", "slug"],
+    ["/artifacts/:pageId", "pageId"],
+  ] as const) {
+    r.get(path, async (req, res, next) => {
+      const raw = String((req.params as Record<string, string>)[id]);
+      const address = addressOf(raw, id);
+      if (address && address.view === "html" && address.version === undefined && wantsMarkdown(req)) {
+        const at = await pageAtVersion(deps, { kind: "nobody" }, address.key, undefined);
+        if (at) return versionHandler(deps, { ...address, view: "md" }, req, res);
+      }
+      if (!address || (address.view === "html" && address.version === undefined)) return current[id](req, res, next);
+      return versionHandler(deps, address, req, res);
+    });
+  }
   // Share links: the secret is the whole credential, so the answer is never cached or indexed
   // and the Referer never carries it onwards.
   const shared: RequestHandler = async (req, res) => {
@@ -160,6 +244,22 @@ export function artifactRoutes(deps: Deps): Router {
 <style>body{font:16px/1.6 system-ui,sans-serif;max-width:44rem;margin:0 auto;padding:2rem 1.25rem}span{color:#60646c}</style></head>
 <body><h1>${escapeHtml(found.workspace.name)}</h1><p>Shared with you: ${found.pages.length} page${found.pages.length === 1 ? "" : "s"}.</p><ul>${items}</ul></body></html>`);
   };
+  // llms.txt: the public pages, for language models (public content only, cached like /a/).
+  r.get("/llms.txt", async (_req, res) => {
+    res
+      .set({ ...MACHINE_HEADERS, "Cache-Control": PUBLIC_ARTIFACT_CACHE })
+      .type("text/plain; charset=utf-8")
+      .send(await instanceLlmsTxt(deps));
+  });
+  r.get("/w/:workspace/llms.txt", async (req, res) => {
+    const slug = String(req.params.workspace);
+    const text = SlugSchema.safeParse(slug).success ? await workspaceLlmsTxt(deps, slug) : null;
+    if (text === null) return notFound(res);
+    res
+      .set({ ...MACHINE_HEADERS, "Cache-Control": PUBLIC_ARTIFACT_CACHE })
+      .type("text/plain; charset=utf-8")
+      .send(text);
+  });
   r.get("/s/:secret", shared);
   r.get("/s/:secret/:pageSlug", shared);
   r.get("/b/:slug", (req, res) => res.redirect(308, `/app/buckets/${encodeURIComponent(String(req.params.slug))}`));

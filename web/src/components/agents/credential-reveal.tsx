@@ -49,6 +49,14 @@ export function CredentialReveal({ revealed, onDone }: { revealed: Revealed; onD
       {selected ? (
         <div role="tabpanel" id={`${id}-clients-panel-${selected.id}`} aria-labelledby={`${id}-clients-tab-${selected.id}`} className="config">
           <p className="field__hint">{selected.hint}</p>
+          {selected.env ? (
+            <div className="code-block code-block--shell">
+              <pre tabIndex={0} aria-label={`${selected.name}: set ${selected.env.name}`}>
+                <code>{selected.env.text}</code>
+              </pre>
+              <CopyButton text={selected.env.text} label={`Copy the line that sets ${selected.env.name}`} />
+            </div>
+          ) : null}
           <div className={`code-block code-block--${selected.language}`}>
             <pre tabIndex={0} aria-label={`${selected.name} configuration`}>
               <code>{selected.text}</code>

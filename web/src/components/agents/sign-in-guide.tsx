@@ -18,6 +18,11 @@ export function SignInGuide({ origin }: { origin: string }) {
       {guides.map((g) => (
         <details key={g.id} className="sign-in-guide__app">
           <summary>{g.name}</summary>
+          {g.notice ? (
+            <p className="sign-in-guide__notice" role="note">
+              <strong>Not from this address:</strong> {g.notice}
+            </p>
+          ) : null}
           <ol>
             {g.steps.map((step, i) => (
               <li key={step}>

@@ -63,7 +63,11 @@ export function RevisionDialog({
             </h2>
             {rev ? (
               <p className="revision__meta">
-                <ActorName actor={rev.actor} directory={directory} /> · <time dateTime={rev.created_at}>{formatDateTime(rev.created_at)}</time>
+                <ActorName actor={rev.actor} directory={directory} /> · <time dateTime={rev.created_at}>{formatDateTime(rev.created_at)}</time> ·{" "}
+                {/* The pinned address: this version as it is, for as long as it is kept (issue 26). */}
+                <a href={`/a/${page.slug}@${rev.version}`} target="_blank" rel="noopener noreferrer">
+                  Link to this version
+                </a>
               </p>
             ) : null}
           </div>

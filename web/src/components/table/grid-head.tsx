@@ -1,10 +1,22 @@
 // The grid's header row: one button per column that cycles its sort (A→Z, Z→A, the table's
 // own order), the column's type under its name, and the two columns of the grid's own.
+import type { Ref } from "react";
 import { type SortState, nextSort } from "../../lib/table/grid-state";
 import { type Column, typeLabel } from "../../lib/table/types";
 import "./grid-head.css";
 
-export function GridHead({ columns, sort, onSort }: { columns: Column[]; sort: SortState | null; onSort: (sort: SortState | null) => void }) {
+export function GridHead({
+  columns,
+  sort,
+  onSort,
+  addColumn,
+}: {
+  columns: Column[];
+  sort: SortState | null;
+  onSort: (sort: SortState | null) => void;
+  /** "+" after the last column, for those who may change the table. */
+  addColumn: { open: boolean; onOpen: () => void; ref: Ref<HTMLButtonElement> } | null;
+}) {
   return (
     <thead>
       <tr>
@@ -43,6 +55,23 @@ export function GridHead({ columns, sort, onSort }: { columns: Column[]; sort: S
             </th>
           );
         })}
+        {addColumn ? (
+          <th scope="col" className="grid-head grid-head--add">
+            <button
+              ref={addColumn.ref}
+              type="button"
+              className="grid-add"
+              aria-label="Add a column"
+              aria-expanded={addColumn.open}
+              title="Add a column"
+              onClick={addColumn.onOpen}
+            >
+              <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true" focusable="false">
+                <path d="M7 2v10M2 7h10" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+              </svg>
+            </button>
+          </th>
+        ) : null}
         <th scope="col" className="grid-head grid-head--meta">
           <span className="grid-head__plain">Last change</span>
         </th>

@@ -165,9 +165,19 @@ function ColumnRow({ workspace, table, column, onChanged }: { workspace: string;
       <form
         className="table-settings__column-form"
         aria-label={`Column ${column.name}`}
-        onSubmit={(e: FormEvent) => {
+        onSubmit={async (e: FormEvent) => {
           e.preventDefault();
-          if (name.trim() && name.trim() !== column.name) renameColumn.mutate({ ...ref, name: name.trim() });
+          // One Save for the column: its new name, then its type (under the name it then has).
+          const newName = name.trim();
+          if (!newName) return;
+          if (newName !== column.name) {
+            const ok = await renameColumn.mutateAsync({ ...ref, name: newName }).then(
+              () => true,
+              () => false,
+            );
+            if (!ok) return;
+          }
+          if (typeChanged) changeType.mutate({ ...ref, column: newName, type, ...(type === "select" ? { options: optionList } : {}) });
         }}
         noValidate
       >
@@ -180,19 +190,6 @@ function ColumnRow({ workspace, table, column, onChanged }: { workspace: string;
             renameColumn.reset();
           }}
         />
-        <button type="submit" className="button button--small" disabled={renameColumn.isPending || !name.trim() || name.trim() === column.name}>
-          {renameColumn.isPending ? "Renaming…" : "Rename"}
-        </button>
-      </form>
-      <form
-        className="table-settings__column-form"
-        aria-label={`Type of column ${column.name}`}
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          changeType.mutate({ ...ref, type, ...(type === "select" ? { options: optionList } : {}) });
-        }}
-        noValidate
-      >
         <Field label={`Type of ${column.name}`}>
           {(control) => (
             <TypeSelect
@@ -206,8 +203,12 @@ function ColumnRow({ workspace, table, column, onChanged }: { workspace: string;
           )}
         </Field>
         {type === "select" ? <TextField label="Choices, separated by commas" value={options} onChange={setOptions} /> : null}
-        <button type="submit" className="button button--small" disabled={changeType.isPending || !typeChanged}>
-          {changeType.isPending ? "Saving…" : "Change type"}
+        <button
+          type="submit"
+          className="button button--small"
+          disabled={renameColumn.isPending || changeType.isPending || !name.trim() || (name.trim() === column.name && !typeChanged)}
+        >
+          {renameColumn.isPending || changeType.isPending ? "Saving…" : "Save"}
         </button>
       </form>
       <button type="button" className="button button--small button--quiet-danger" onClick={() => setRemoving(true)} disabled={table.columns.length <= 1}>
@@ -243,17 +244,31 @@ function ColumnRow({ workspace, table, column, onChanged }: { workspace: string;
   );
 }
 
-function AddColumn({ workspace, table, onChanged }: { workspace: string; table: TableInfo; onChanged: () => Promise<unknown> }) {
+/** The form that adds a column (here and from the grid's header, where it opens focused). */
+export function AddColumn({
+  workspace,
+  table,
+  onChanged,
+  onAdded,
+  autoFocus,
+}: {
+  workspace: string;
+  table: TableInfo;
+  onChanged: () => Promise<unknown>;
+  onAdded?: (name: string) => void;
+  autoFocus?: boolean;
+}) {
   const trpc = useTRPC();
   const [name, setName] = useState("");
   const [type, setType] = useState<ColumnType>("text");
   const [options, setOptions] = useState("");
   const add = useMutation(
     trpc.collections.addColumn.mutationOptions({
-      onSuccess: async () => {
+      onSuccess: async (_table, input) => {
         setName("");
         setOptions("");
         await onChanged();
+        onAdded?.(input.column.name);
       },
     }),
   );
@@ -274,6 +289,7 @@ function AddColumn({ workspace, table, onChanged }: { workspace: string; table: 
     >
       <TextField
         label="New column"
+        autoFocus={autoFocus}
         value={name}
         maxLength={63}
         onChange={(v) => {

@@ -1,22 +1,24 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent } from "react";
 import { useLocation } from "wouter";
-import { describeError, isConflict } from "../../lib/errors";
+import { describeError, fieldIssue, isConflict } from "../../lib/errors";
 import { slugProblem } from "../../lib/slug";
-import { type ColumnDraft, columnProblems, columnServerProblems, columnsInput, hasColumnProblems } from "../../lib/table/column-drafts";
 import { useTRPC } from "../../trpc";
 import { TextField } from "../field";
 import { FormDialog } from "../modal-dialog";
 import { SlugField, useNameAndSlug } from "../slug-field";
-import { ColumnsEditor, newColumn } from "./columns-editor";
 
-/** A new table: its name, its slug, and its columns (name, type, required, choices). */
+/** The column every new table starts with: the rows' names. More are added from the grid's header. */
+export const FIRST_COLUMN = { name: "Name", type: "text" } as const;
+
+/**
+ * A new table: a name first, nothing else to decide. It opens with one text column, "Name";
+ * its other columns grow from the grid's header ("+"), as in a spreadsheet.
+ */
 export function NewTableDialog({ open, workspace, onClose }: { open: boolean; workspace: string; onClose: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [columns, setColumns] = useState<ColumnDraft[]>(() => [newColumn()]);
-  const [showProblems, setShowProblems] = useState(false);
 
   const create = useMutation(
     trpc.collections.create.mutationOptions({
@@ -26,7 +28,7 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
           queryClient.invalidateQueries(trpc.workspaces.pathFilter()),
         ]);
         onClose();
-        navigate(`/buckets/${workspace}/tables/${table.slug}?add=1`);
+        navigate(`/buckets/${workspace}/tables/${table.slug}`);
       },
     }),
   );
@@ -42,42 +44,26 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
 
   const startAfresh = () => {
     resetNames();
-    setColumns([newColumn()]);
-    setShowProblems(false);
     create.reset();
   };
 
-  const nameProblem = name.trim() ? null : "Give the table a name.";
-  const localSlugProblem = slugProblem(slug);
-  const local = columnProblems(columns);
-  const server = create.error ? columnServerProblems(create.error, columns) : { byKey: {}, rest: [] };
+  const localSlugProblem = name.trim() ? slugProblem(slug) : null;
   const serverSlug = create.error
     ? isConflict(create.error)
-      ? `This workspace already has a table or collection called “${slug}”. Choose another slug.`
-      : (server.rest.find((p) => p.path === "slug")?.message ?? null)
+      ? `This workspace already has a table or collection called “${slug}”. Choose another.`
+      : fieldIssue(create.error, "slug")
     : null;
-  const slugError = (showProblems ? localSlugProblem : null) ?? (serverSlug ? `The slug ${serverSlug.replace(/^The slug /, "")}` : null);
-  const nameError = (showProblems ? nameProblem : null) ?? (server.rest.find((p) => p.path === "name") ? "The name must be 1 to 100 characters." : null);
-  const columnErrors = (key: string) => ({
-    name: (showProblems ? local.byKey[key]?.name : undefined) ?? server.byKey[key]?.name,
-    options: (showProblems ? local.byKey[key]?.options : undefined) ?? server.byKey[key]?.options,
-  });
-  const overall = (showProblems ? local.overall : null) ?? (server.rest.find((p) => p.path === "columns") ? describeError(create.error) : null);
-  const otherError =
-    create.error && !isConflict(create.error) && !slugError && !nameError && !overall && Object.keys(server.byKey).length === 0
-      ? describeError(create.error)
-      : null;
+  const nameError = create.error ? fieldIssue(create.error, "name") : null;
+  const slugError = serverSlug ?? (create.isError ? localSlugProblem : null);
+  const otherError = create.error && !serverSlug && !nameError ? describeError(create.error) : null;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setShowProblems(true);
-    if (nameProblem || localSlugProblem || hasColumnProblems(local)) {
-      // Take the person to the first thing to fix (once the messages show).
-      const form = event.currentTarget;
-      window.setTimeout(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+    if (!name.trim() || localSlugProblem) {
+      event.currentTarget.querySelector<HTMLElement>("input")?.focus();
       return;
     }
-    create.mutate({ workspace, slug, name: name.trim(), kind: "table", columns: columnsInput(columns) });
+    create.mutate({ workspace, slug, name: name.trim(), kind: "table", columns: [FIRST_COLUMN] });
   };
 
   return (
@@ -87,13 +73,22 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
       onClose={onClose}
       busy={create.isPending}
       title="New table"
-      className="dialog dialog--medium"
+      className="dialog"
       onSubmit={submit}
       error={otherError}
       submitLabel="Create table"
     >
       <div className="form-grid">
-        <TextField label="Name" error={nameError} value={name} maxLength={100} autoFocus placeholder="e.g. Reading list" onChange={changeName} />
+        <TextField
+          label="Name"
+          error={nameError}
+          value={name}
+          maxLength={100}
+          autoFocus
+          placeholder="e.g. Reading list"
+          hint="It starts with a “Name” column; add the others from the table’s header."
+          onChange={changeName}
+        />
         <SlugField
           value={slug}
           onChange={changeSlug}
@@ -101,16 +96,6 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
           hint="In the table’s link, and how agents name it. Lower-case letters, digits and hyphens."
         />
       </div>
-
-      <ColumnsEditor
-        columns={columns}
-        onChange={(next, how) => {
-          setColumns(next);
-          if (how === "edit" && create.isError) create.reset();
-        }}
-        errorsOf={columnErrors}
-        overall={overall}
-      />
     </FormDialog>
   );
 }

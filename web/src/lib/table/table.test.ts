@@ -2,7 +2,6 @@ import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { describeEvent } from "../actors";
 import { draftOf, isEmptyUpdate, keepMine, storedAsDraft, tablesOf, tablesText, updateInputFor, type EditablePage } from "../draft";
-import { type ColumnDraft, columnProblems, columnServerProblems, columnsInput } from "./column-drafts";
 import { filterSummary, gridStateOf, nextSort, searchOf, serverFilterOf } from "./grid-state";
 import { compareRow, nameList } from "./row-conflicts";
 import { cellAdvice, rowProblemsOf } from "./server-problems";
@@ -190,41 +189,6 @@ describe("conflicts on a row", () => {
       ["score", true, false, 5, 3],
     ]);
     expect(nameList(["a", "b", "c"])).toBe("“a”, “b” and “c”");
-  });
-});
-
-describe("a new table's columns", () => {
-  const draft = (patch: Partial<ColumnDraft>): ColumnDraft => ({ key: "k", name: "title", type: "text", required: false, options: "", ...patch });
-
-  it("checks names, duplicates and choices as the server would", () => {
-    const p = columnProblems([
-      draft({ key: "a", name: "" }),
-      draft({ key: "b", name: "9lives" }),
-      draft({ key: "c", name: "Due date" }),
-      draft({ key: "d", name: "Due date" }),
-      draft({ key: "e", name: "status", type: "select", options: "\n \n" }),
-      draft({ key: "f", name: "what?" }),
-    ]);
-    expect(p.byKey).toEqual({
-      a: { name: "Name the column." },
-      b: { name: "Start with a letter (a–z) or _." },
-      d: { name: "Another column is already called “Due date”." },
-      e: { options: "Give at least one choice, one a line." },
-      f: { name: "Use letters a–z, digits, spaces, _ and - only." },
-    });
-    expect(columnProblems([]).overall).toBe("Add at least one column.");
-  });
-
-  it("sends choices one a line, without blanks or repeats", () => {
-    expect(columnsInput([draft({ name: " status ", type: "select", options: "todo\n done \n\ntodo", required: true })])).toEqual([
-      { name: "status", type: "select", required: true, options: ["todo", "done"] },
-    ]);
-  });
-
-  it("puts the server's column problems on the column they are about", () => {
-    const cols = [draft({ key: "a" }), draft({ key: "b", name: "x" })];
-    const err = serverError("x", [{ path: "columns.1.name", code: "duplicate", message: "…", params: { name: "x" } }]);
-    expect(columnServerProblems(err, cols)).toEqual({ byKey: { b: { name: "Another column is already called “x”." } }, rest: [] });
   });
 });
 
