@@ -16,6 +16,7 @@ import { sameOriginOnly } from "./http/same-origin";
 import { spaRoutes } from "./http/spa";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { appRouter } from "./router";
+import { workspaceArchiveRoutes } from "./features/workspaces/archive.routes";
 
 export function createApp(deps: Deps): Express {
   const app = express();
@@ -53,6 +54,7 @@ export function createApp(deps: Deps): Express {
   app.use(artifactRoutes(deps));
   app.use(discoveryRoutes(deps));
   app.use(agentAuthRoutes(deps));
+  app.use(workspaceArchiveRoutes(deps));
   if (deps.config.WEB_DIST_DIR) app.use(spaRoutes(deps.config.WEB_DIST_DIR));
   app.get("/", (_req, res) => res.redirect(308, "/app/"));
   app.use(notFound);
