@@ -21,6 +21,7 @@ import { createWorkspace } from "./create-workspace";
 import { setWorkspaceVisibility } from "./set-workspace-visibility";
 import { addCollaborator } from "./add-collaborator";
 import { whoami } from "./whoami";
+import { listChanges } from "./list-changes";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -43,6 +44,7 @@ export const TOOLS: readonly ToolDef[] = [
   setWorkspaceVisibility,
   addCollaborator,
   createShareLink,
+  listChanges,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

@@ -125,6 +125,12 @@ export const TOOL_CATALOG = {
       "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
     access: "admin",
   },
+  list_changes: {
+    title: "List changes",
+    description:
+      "Lists a workspace's changes in order, after `cursor` (the next_cursor of your last call; omit it to start from the oldest kept): their type, target id, version and who made them, never content. Call it again with next_cursor to follow along; read a target with get_page or list_rows to see what changed. A cursor older than what is kept answers cursor_expired: read the current state, then continue from the newest position. Outsiders of a public workspace see changes to its content only.",
+    access: "read",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;
