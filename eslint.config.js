@@ -33,7 +33,7 @@ export default tseslint.config(
   },
   {
     // Adapters are parse → one domain call → answer: they never reach the database's
-    // collections themselves (CONVENTIONS 15). The rules live in shared/src/domain.
+    // collections themselves (docs/ARCHITECTURE.md#packages). The rules live in shared/src/domain.
     files: ["server/src/**/*.ts", "mcp-sidecar/src/**/*.ts"],
     ignores: ["**/*.test.ts", "**/testing.ts", "**/main.ts"],
     rules: {
@@ -56,7 +56,7 @@ export default tseslint.config(
     },
   },
   {
-    // One parameter convention (CONVENTIONS 14): a domain function takes `deps` first, never
+    // One parameter convention (docs/ARCHITECTURE.md#packages): a domain function takes `deps` first, never
     // the bare database, so a function that later needs the cache or the mailer changes no caller.
     files: ["shared/src/domain/**/*.ts"],
     ignores: ["**/*.test.ts"],

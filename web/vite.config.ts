@@ -7,7 +7,7 @@ import { defineConfig, type Plugin } from "vite";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-// In development Vite is the one public origin (DESIGN §1, §9): /app is the SPA, /mcp goes
+// In development Vite is the one public origin (docs/ARCHITECTURE.md#development-runner): /app is the SPA, /mcp goes
 // to the sidecar, everything else to the server. The dev runner passes the ports.
 const env = process.env;
 const serverUrl = `http://127.0.0.1:${env.SERVER_PORT ?? "3001"}`;

@@ -34,7 +34,7 @@ const ANON_REG_PER_IP_PER_DAY = 4;
 const SWEEP_INTERVAL_SECONDS = 2;
 const SWEEP_GRACE_SECONDS = 3;
 /**
- * The read cache's bound, as production has it (DESIGN §1): a change made through one
+ * The read cache's bound, as production has it (docs/ARCHITECTURE.md#state): a change made through one
  * process is seen by the others within it, and the tests prove that bound.
  */
 const CACHE_TTL_MS = 1000;

@@ -1,5 +1,5 @@
-// /mcp: Streamable HTTP, stateless, both protocol generations from one endpoint (DESIGN §5,
-// §12). Who is asking, what they may call, and the sandbox write throttle are decided here at
+// /mcp: Streamable HTTP, stateless, both protocol generations from one endpoint (docs/contract.md#answers-and-errors,
+// docs/mcp-conformance.md). Who is asking, what they may call, and the sandbox write throttle are decided here at
 // the HTTP level, from the body, before any of it runs; refusals are AppErrors answered by
 // the app's one error handler. Everything else is the SDK's:
 //   2024-11-05 … 2025-11-25 (no per-request `_meta`): a fresh Server and stateless transport

@@ -31,6 +31,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 const READ_TOOLS = [
+  "diff_page_versions",
   "get_page",
   "get_page_history",
   "get_workspace",
@@ -42,7 +43,7 @@ const READ_TOOLS = [
   "search_pages",
   "whoami",
 ];
-const WRITE_TOOLS = ["create_collection", "create_page", "delete_page", "delete_row", "insert_rows", "update_page", "update_row"];
+const WRITE_TOOLS = ["create_collection", "create_page", "delete_page", "delete_row", "edit_page", "insert_rows", "update_page", "update_row"];
 const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "set_workspace_visibility"];
 
 describe("tools/list", () => {

@@ -1,5 +1,5 @@
 // An unclaimed sandbox token through the real MCP client: full authoring in its sandbox and
-// nothing more (SPEC §5.5, §8.1).
+// nothing more (docs/contract.md#sandboxes-limits-and-lifecycle).
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, rawCall, startTestSidecar, toolCall, type TestSidecar } from "./testing";

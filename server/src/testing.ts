@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import { createApp } from "./app";
 import { leanArtifactFront, type LeanFront } from "./http/lean-artifacts";
 import type { Deps } from "./context";
+import type { MutationPath, QueryPath } from "./trpc-paths";
 
 export interface TestServer {
   url: string;
@@ -71,8 +72,21 @@ export class Browser {
     return res;
   }
 
-  /** Calls a tRPC mutation with a plain JSON body (no transformer). */
-  mutation(path: string, input?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  /**
+   * Calls a tRPC mutation with a plain JSON body (no transformer). The path is typed from the
+   * router, so renaming a procedure breaks the tests that call it; the input stays `unknown`
+   * because tests also send what the schema refuses.
+   */
+  mutation(path: MutationPath, input?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return this.rawMutation(path, input, headers);
+  }
+
+  query(path: QueryPath, input?: unknown): Promise<Response> {
+    return this.rawQuery(path, input);
+  }
+
+  /** A mutation by any path: for tests that walk the router or call what does not exist. */
+  rawMutation(path: string, input?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     return this.request(`/api/trpc/${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
@@ -80,7 +94,7 @@ export class Browser {
     });
   }
 
-  query(path: string, input?: unknown): Promise<Response> {
+  rawQuery(path: string, input?: unknown): Promise<Response> {
     const q = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
     return this.request(`/api/trpc/${path}${q}`);
   }

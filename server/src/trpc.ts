@@ -34,6 +34,8 @@ const t = initTRPC.context<Context>().create({
         appCode: appCode ?? (issues ? "invalid_request" : null),
         issues,
         currentVersion: error.cause instanceof AppError ? (error.cause.details?.current_version ?? null) : null,
+        // The domain's coded details as they are, the same as an MCP tool error carries (a conflict's base_version and diff).
+        details: error.cause instanceof AppError ? (error.cause.details ?? null) : null,
       },
     };
   },

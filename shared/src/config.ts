@@ -1,5 +1,5 @@
 // Configuration of every Atelier process, parsed once at start from the environment
-// (DESIGN §7). This is the only module that reads process.env; a bad value stops
+// (README.md#configuration). This is the only module that reads process.env; a bad value stops
 // start-up with a message naming the variable.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -123,13 +123,16 @@ const EnvSchema = z.object({
     .default("service_mcp_"),
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   DATA_DIR: z.string().min(1).default(".data"),
+  BACKUP_DIR: z.string().min(1).optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   SIDECAR_URL: httpUrl.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 type Env = z.infer<typeof EnvSchema>;
-export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY"> & {
+export type Config = Omit<Env, "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY" | "BACKUP_DIR"> & {
+  /** Where `pnpm backup` without a file name writes (default DATA_DIR/backups). */
+  BACKUP_DIR: string;
   ANONYMOUS_REGISTRATION_ENABLED: boolean;
   /** OAuth clients whose metadata document lives on a loopback or private address (and http: loopback client ids). */
   OAUTH_ALLOW_LOOPBACK_CLIENTS: boolean;
@@ -165,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...e,
     DATA_DIR: dataDir,
+    BACKUP_DIR: path.resolve(e.BACKUP_DIR ?? path.join(dataDir, "backups")),
     WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
     ANONYMOUS_REGISTRATION_ENABLED: anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
     OAUTH_ALLOW_LOOPBACK_CLIENTS: loopback === undefined ? e.NODE_ENV !== "production" : loopback === "true" || loopback === "1" || loopback === "yes",

@@ -18,7 +18,7 @@ type TrpcCode =
 /**
  * `mcp`: how /mcp answers the code when a tool meets it: "tool" is an `isError` tool result
  * carrying the code; "http" refuses the whole request at the HTTP level (auth, throttling,
- * transport: DESIGN §5) with `{error, error_description}`, or, where `jsonrpc` is set, with
+ * transport: docs/contract.md#answers-and-errors) with `{error, error_description}`, or, where `jsonrpc` is set, with
  * that JSON-RPC error (a body that is not JSON at all gets the JSON-RPC parse error).
  * Whatever /mcp refuses before any tool runs is answered at the HTTP level.
  */
@@ -126,7 +126,7 @@ export class AppError extends Error {
     return ERROR_TABLE[this.code];
   }
 
-  /** The body every plain HTTP route answers with (DESIGN §5). */
+  /** The body every plain HTTP route answers with (docs/contract.md#answers-and-errors). */
   toHttpBody(): { error: ErrorCode; error_description: string; details?: ErrorDetails } {
     return this.details ? { error: this.code, error_description: this.message, details: this.details } : { error: this.code, error_description: this.message };
   }
@@ -223,7 +223,7 @@ export function httpAnswerOf(raw: unknown): HttpAnswer | null {
   if (typeof status !== "number" || status < 400 || status >= 500) return null;
   if (typeof (err as { type?: unknown }).type === "string") {
     // body-parser names its failures (malformed JSON, too large, bad charset) with `type`.
-    // SPEC §7: an invalid body is a 400, whatever is wrong with it (too large included).
+    // docs/contract.md#answers-and-errors: an invalid body is a 400, whatever is wrong with it (too large included).
     return {
       status: 400,
       headers: {},

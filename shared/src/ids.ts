@@ -1,4 +1,4 @@
-// Id helpers (DESIGN §2): UUIDs for page ids, random prefixed ids elsewhere.
+// Id helpers (docs/contract.md#resources-and-identifiers): UUIDs for page ids, random prefixed ids elsewhere.
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 
 export type IdPrefix = "usr" | "ws" | "col" | "rev" | "row" | "tok" | "reg" | "ses" | "evt" | "prt" | "inv" | "shr" | "otp";

@@ -215,7 +215,7 @@ for (const variant of ["metadata-document", "registration"] as const) {
         await page.getByRole("dialog").getByRole("button", { name: "Revoke", exact: true }).click();
         await expect(page.getByRole("dialog")).toBeHidden();
         // The revocation ran in a server process; each sidecar may hold the token's lookup for
-        // at most CACHE_TTL_MS (DESIGN §1). Every sidecar, asked directly, refuses it within that.
+        // at most CACHE_TTL_MS (docs/ARCHITECTURE.md#state). Every sidecar, asked directly, refuses it within that.
         const bearer = { authorization: `Bearer ${provider.saved?.access_token ?? ""}` };
         for (const sidecar of stack.sidecarUrls) {
           await withinCacheBound(`${sidecar} refuses the revoked grant`, async () => {

@@ -110,7 +110,7 @@ test("owner makes a token, agent writes, owner publishes, visitor reads, revoked
     await page.getByRole("button", { name: /Show \d+ revoked or expired/ }).click();
     await expect(page.getByRole("listitem").filter({ hasText: tokenName }).getByText("Revoked", { exact: true }).first()).toBeVisible();
 
-    // Every process refuses a revoked token within CACHE_TTL_MS (DESIGN §1); through nginx, then always.
+    // Every process refuses a revoked token within CACHE_TTL_MS (docs/ARCHITECTURE.md#state); through nginx, then always.
     let res = await mcpPost(toolCall("whoami"), { authorization: `Bearer ${credential}` });
     await withinCacheBound("the revoked token is refused", async () => {
       res = await mcpPost(toolCall("whoami"), { authorization: `Bearer ${credential}` });

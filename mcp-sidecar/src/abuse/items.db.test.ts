@@ -70,7 +70,7 @@ describe("confinement over MCP", () => {
     const cut = await makeToken(sc, owner, { label: "Cut bot" });
     await setAgentBlocked(sc.deps, { kind: "user", user: owner }, { workspace: ownWs, tokenId: cut.tokenId, blocked: true });
     expect((await tryCreate(cut.credential)).error).toBe("forbidden");
-    // A sandbox's token, claimed by a person: it stays in its sandbox (SPEC §5.6).
+    // A sandbox's token, claimed by a person: it stays in its sandbox (docs/contract.md#sandboxes-limits-and-lifecycle).
     const reg = await sandbox(sc);
     const email = `${uniq("claimer")}@example.com`;
     await makeUser(sc, email);

@@ -21,6 +21,8 @@ import { createWorkspace } from "./create-workspace";
 import { setWorkspaceVisibility } from "./set-workspace-visibility";
 import { addCollaborator } from "./add-collaborator";
 import { whoami } from "./whoami";
+import { editPage } from "./edit-page";
+import { diffPageVersions } from "./diff-page-versions";
 import { listChanges } from "./list-changes";
 
 export const TOOLS: readonly ToolDef[] = [
@@ -44,6 +46,8 @@ export const TOOLS: readonly ToolDef[] = [
   setWorkspaceVisibility,
   addCollaborator,
   createShareLink,
+  editPage,
+  diffPageVersions,
   listChanges,
 ] as unknown as ToolDef[];
 
@@ -58,7 +62,7 @@ type Listing = ReturnType<typeof listing>;
 const LISTINGS = new Map(TOOLS.map((t) => [t.name, listing(t)]));
 const cache = new Map<string, { tools: Listing[] }>();
 
-/** What a tool that writes says to a caller without a token (lazy sign-in, DESIGN §6). */
+/** What a tool that writes says to a caller without a token (lazy sign-in, docs/contract.md#mcp-tools). */
 export const SIGN_IN_NOTE = "Needs sign-in: called without a token, it answers 401 and your client signs in (or send a token with mcp:write).";
 
 /**

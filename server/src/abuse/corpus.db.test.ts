@@ -427,7 +427,7 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
           await Promise.all(
             probes.slice(i, i + 10).map(async (probe) => {
               const sent = JSON.stringify(probe.input);
-              const res = proc.type === "query" ? await who[1].query(proc.path, probe.input) : await who[1].mutation(proc.path, probe.input);
+              const res = proc.type === "query" ? await who[1].rawQuery(proc.path, probe.input) : await who[1].rawMutation(proc.path, probe.input);
               const body = await res.text();
               tally.record(`${who[0]} ${proc.path} ${probe.label}`, String(res.status), res.status >= 400 && res.status < 500, body, needles, sent);
             }),
@@ -496,7 +496,7 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     }
     // The caller's own lists never carry the victim.
     for (const path of ["me.get", "workspaces.list", "tokens.list"]) {
-      const res = await attacker.query(path);
+      const res = await attacker.rawQuery(path);
       tally.record(`attacker ${path}`, String(res.status), true, await res.text(), needles, "");
     }
     // Search answers from the caller's own workspaces: the victim's names, slugs and text find nothing.

@@ -1,5 +1,5 @@
 // Collection names, their document types and their indexes, declared together
-// (DESIGN §2). Routers and tools never touch MongoClient; they get these.
+// (docs/ARCHITECTURE.md#state). Routers and tools never touch MongoClient; they get these.
 import type { Collection, CreateIndexesOptions, Db, IndexSpecification } from "mongodb";
 import type {
   ArtifactDoc,

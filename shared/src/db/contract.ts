@@ -1,4 +1,4 @@
-// The storage contract (DESIGN §2): the only query and update shapes the domain may send,
+// The storage contract (docs/ARCHITECTURE.md#state): the only query and update shapes the domain may send,
 // because these mean the same thing on MongoDB 6+ and on the embedded FerretDB v1. Each
 // shape below is proven by `contract.db.test.ts` against whatever database MONGODB_URI
 // names (the embedded one when unset): `pnpm test:storage`. Every db test also checks every

@@ -1,4 +1,4 @@
-// Document types of every collection. Ids are strings (DESIGN §2); times are Dates.
+// Document types of every collection. Ids are strings (docs/contract.md#resources-and-identifiers); times are Dates.
 
 export type Role = "owner" | "editor" | "viewer";
 export type Visibility = "private" | "public";
@@ -73,11 +73,11 @@ export interface WorkspaceDoc {
   membersVersion: number;
   sandbox: SandboxInfo | null;
   /**
-   * True while the workspace is an unclaimed sandbox, whose caps (SPEC §8.1) apply: a
+   * True while the workspace is an unclaimed sandbox, whose caps (docs/contract.md#sandboxes-limits-and-lifecycle) apply: a
    * top-level flag, so a cap is one conditional update with a plain equality.
    */
   capped: boolean;
-  /** Tokens the owner has cut off this workspace (SPEC §1 rule 3). */
+  /** Tokens the owner has cut off this workspace (docs/ARCHITECTURE.md#who-may-do-what). */
   blockedTokenIds: string[];
   usage: { pages: number; bytes: number };
   /**
@@ -318,7 +318,7 @@ export interface TokenOAuthLink {
 }
 
 /**
- * One record of the OAuth authorization server (oidc-provider's adapter, DESIGN §11). `_id`
+ * One record of the OAuth authorization server (oidc-provider's adapter, docs/ARCHITECTURE.md#oauth). `_id`
  * is `sha256(model + ":" + id)` for every model whose id is a credential (codes, tokens,
  * sessions, interactions), and `model + ":" + id` for the rest (clients, grants); the stored
  * payload never carries the credential itself. Expired records are deleted by the sweeper.

@@ -18,10 +18,18 @@ const OPTIONAL = [
   "pino-pretty",
 ];
 
-for (const pkg of ["server", "mcp-sidecar"]) {
-  const outfile = path.join(REPO_ROOT, pkg, "dist/main.js");
+// The server's package also ships the backup and restore commands (deploy/README.md, "Backups").
+const ENTRIES: [pkg: string, name: string][] = [
+  ["server", "main"],
+  ["mcp-sidecar", "main"],
+  ["server", "backup"],
+  ["server", "restore"],
+];
+
+for (const [pkg, name] of ENTRIES) {
+  const outfile = path.join(REPO_ROOT, pkg, `dist/${name}.js`);
   await build({
-    entryPoints: [path.join(REPO_ROOT, pkg, "src/main.ts")],
+    entryPoints: [path.join(REPO_ROOT, pkg, `src/${name}.ts`)],
     outfile,
     bundle: true,
     platform: "node",

@@ -1,6 +1,7 @@
 // `pnpm dev`: the embedded database (unless MONGODB_URI), the server, the sidecar and Vite,
 // all behind one origin at BASE_URL. Ctrl-C stops every child; nothing is left running.
 import path from "node:path";
+import { recordRunningDb } from "../backup/cli";
 import { loadConfigOrExit } from "../config";
 import { REPO_ROOT, startEmbeddedDb } from "./embedded-db";
 import { startService, type Service } from "./supervisor";
@@ -16,6 +17,8 @@ const db = await startEmbeddedDb({
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+// `pnpm backup` / `pnpm restore` find the embedded database through this note while it runs.
+const forgetRunningDb = db.kind === "external" ? () => {} : recordRunningDb(config.DATA_DIR, db.uri);
 
 const env = {
   ...process.env,
@@ -53,6 +56,7 @@ async function stopAll(code: number): Promise<never> {
     stopping = true;
     log("stopping…");
     await Promise.all(services.map((s) => s.stop()));
+    forgetRunningDb();
     await db.stop();
     log("stopped");
   }

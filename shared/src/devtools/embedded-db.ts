@@ -1,4 +1,4 @@
-// The embedded database of DESIGN §2, for `pnpm dev` and the tests: MONGODB_URI when set,
+// The embedded database (docs/ARCHITECTURE.md#the-embedded-database), for `pnpm dev` and the tests: MONGODB_URI when set,
 // else a `mongod` found on PATH, else FerretDB v1.24.2 built on first use with the local Go
 // toolchain into .tools/bin. It never reaches the network at run time.
 //

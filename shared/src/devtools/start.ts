@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { recordRunningDb } from "../backup/cli";
 import { loadConfigOrExit } from "../config";
 import { productionNodeFlags } from "../process";
 import { REPO_ROOT, startEmbeddedDb } from "./embedded-db";
@@ -32,6 +33,8 @@ const db = await startEmbeddedDb({ mongodbUri: config.MONGODB_URI, dataDir: path
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });
+// `pnpm backup` / `pnpm restore` find the embedded database through this note while it runs.
+const forgetRunningDb = db.kind === "external" ? () => {} : recordRunningDb(dataDir, db.uri);
 
 const common = { ...env, DATA_DIR: dataDir, MONGODB_URI: db.uri };
 const services: Service[] = [
@@ -62,6 +65,7 @@ async function stopAll(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     await Promise.all(services.map((s) => s.stop()));
+    forgetRunningDb();
     await db.stop();
   }
   process.exit(code);

@@ -1,4 +1,4 @@
-// The one access function (DESIGN §4). Every adapter asks it; none decides on its own.
+// The one access function (docs/ARCHITECTURE.md#who-may-do-what). Every adapter asks it; none decides on its own.
 import type { Actor, Role, Scope, TokenDoc, UserDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
 import type { ActorView } from "../schemas/common";
@@ -126,7 +126,7 @@ export function actorOf(principal: Principal): Actor {
   }
 }
 
-/** What kind of MCP tools a principal may see and call (DESIGN §6). */
+/** What kind of MCP tools a principal may see and call (docs/contract.md#mcp-tools). */
 export function mcpToolAccess(principal: Principal): Set<"read" | "write" | "admin"> {
   if (principal.kind !== "token") return new Set(["read"]);
   const t = principal.token;

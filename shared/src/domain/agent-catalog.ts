@@ -3,6 +3,8 @@
 // configurations. The sidecar registers its tools and prompts from here, /auth.md and the
 // connect guide (discovery.ts) and the app's connect screens print from here, and tests
 // exercise what is printed. Browser-safe: the SPA imports it.
+// Longer than 300 lines on purpose: it is one table (tools, prompts, advice, snippets), and
+// one source is the point.
 import { ERROR_TABLE, type ErrorCode } from "../errors";
 
 /** read: mcp:read (or no token, for public workspaces); write: mcp:write; admin: mcp:write, never an unclaimed sandbox token. */
@@ -95,7 +97,7 @@ export const TOOL_CATALOG = {
   update_row: {
     title: "Update a table row",
     description:
-      "Changes some values of a row. Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
+      "Changes some values of a row: a patch, so columns you leave out keep their values (send null to clear one). Pass expected_version (the version you read) so that a change made by someone else meanwhile is a conflict, not an overwrite.",
     access: "write",
   },
   delete_row: {
@@ -124,6 +126,18 @@ export const TOOL_CATALOG = {
     description:
       "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only; the owner can revoke it in the app.",
     access: "admin",
+  },
+  edit_page: {
+    title: "Edit part of a page",
+    description:
+      "Changes a page's body without sending it whole: a list of edits applied in order — replace exact text (`find` must occur exactly once), insert a block before or after a Markdown heading, or append a block to a heading's section. Give expected_version (the version you read): all edits apply to it as one new version, or none does. A find or heading that matches nothing or several places refuses the call, naming the edit. Returns the new version and the diff.",
+    access: "write",
+  },
+  diff_page_versions: {
+    title: "Compare two versions of a page",
+    description:
+      "The unified diff of a page's text from one version (`from`) to another (`to`, default the current one), with lines added and removed; applying it to the older text gives the newer exactly. Versions are kept as get_page_history lists them.",
+    access: "read",
   },
   list_changes: {
     title: "List changes",

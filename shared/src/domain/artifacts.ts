@@ -1,4 +1,4 @@
-// What a page's public address serves (SPEC §4.1): its rendered document, kept in an
+// What a page's public address serves (docs/contract.md#routes): its rendered document, kept in an
 // artifact document keyed by the slug, with a copy of whether anyone may read it. A public
 // read is one primary-key lookup (or none, from the cache); a private read adds the access
 // check for the person asking. The page itself (pages.ts) is the source of truth: the

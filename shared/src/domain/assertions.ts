@@ -1,4 +1,4 @@
-// Identity assertions for the verified-email preview (DESIGN §5): a JWT from a trusted
+// Identity assertions for the verified-email preview (docs/contract.md#registration-and-claim): a JWT from a trusted
 // issuer, for this server, about a verified address, fresh, and accepted once.
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Config, TrustedIssuer } from "../config";

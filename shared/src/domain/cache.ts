@@ -1,4 +1,4 @@
-// The read cache (DESIGN §1): rendered public artifacts and the access documents a request
+// The read cache (docs/ARCHITECTURE.md#state): rendered public artifacts and the access documents a request
 // needs (a session's user, a token, a workspace, a slug's id) may be served from this
 // process's memory for at most CACHE_TTL_MS. The process that makes a change drops its own
 // entries at once; every other process sees it within the bound. Nothing else is cached,

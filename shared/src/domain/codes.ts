@@ -1,4 +1,4 @@
-// One-time six-digit codes: sign-in codes and claim OTPs (SPEC §2.6) use this one module.
+// One-time six-digit codes: sign-in codes and claim OTPs (docs/contract.md#sign-in-codes) use this one module.
 // Only a keyed hash is stored; a code expires, is single use, and five wrong tries burn it.
 import type { CodePurpose, Database } from "../db/index";
 import { AppError, isDuplicateKey } from "../errors";

@@ -1,4 +1,6 @@
-// What an agent that knows only the base URL reads to find its way (SPEC §4.4, DESIGN §5).
+// What an agent that knows only the base URL reads to find its way (docs/contract.md#routes).
+// Longer than 300 lines on purpose: most of it is the text of /auth.md and the connect guide,
+// which read best whole.
 import type { Config } from "../config";
 import { clientConfigs, errorRows, PROMPT_CATALOG, PROMPT_NAMES, signInGuides, TOOL_CATALOG, toolsWithAccess } from "./agent-catalog";
 

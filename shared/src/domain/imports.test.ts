@@ -1,4 +1,4 @@
-// The domain's modules form no import cycle (CONVENTIONS: one concern a file, no loops):
+// The domain's modules form no import cycle (docs/ARCHITECTURE.md#packages: one concern a file, no loops):
 // each file's relative imports, as written, must leave a graph without cycles.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// Content caps (SPEC §8.1 for unclaimed sandboxes; WORKSPACE_MAX_BYTES for every other
+// Content caps (docs/contract.md#sandboxes-limits-and-lifecycle for unclaimed sandboxes; WORKSPACE_MAX_BYTES for every other
 // workspace), enforced by one conditional update of the workspace's usage counters, so
 // parallel writes cannot overshoot them. `usage.bytes` counts everything a workspace stores:
 // pages and every revision kept, rendered documents, table definitions, rows and their

@@ -1,4 +1,4 @@
-// An OAuth access token at /mcp (DESIGN §11): the same principal as a `service_mcp_` token.
+// An OAuth access token at /mcp (docs/ARCHITECTURE.md#oauth): the same principal as a `service_mcp_` token.
 // The access token (stored hashed by oauth-store) names its grant; the grant's id is the id of
 // the connected agent's token document, whose status, scopes and workspace restriction then
 // decide as for any token. Two lookups by `_id`, so the embedded database answers at once.

@@ -1,4 +1,4 @@
-// Who an OAuth client is (DESIGN §11): a client ID metadata document fetched from the URL that
+// Who an OAuth client is (docs/ARCHITECTURE.md#oauth): a client ID metadata document fetched from the URL that
 // is the client_id, or a dynamic registration. This file holds the rules both share (which
 // redirect URIs are acceptable) and the bounded fetch of a metadata document: no redirects,
 // a timeout, a size cap, JSON only, `client_id` equal to its URL, and no loopback, private or

@@ -1,4 +1,4 @@
-// A grant is a connected agent (DESIGN §11). When a person allows an OAuth client, a token
+// A grant is a connected agent (docs/ARCHITECTURE.md#oauth). When a person allows an OAuth client, a token
 // document of kind "oauth" is issued for them (their scopes, their workspace choice, their
 // duration, the client's name as its label) and the oidc-provider Grant takes the token's id
 // as its own, so an access token leads to its token document by `_id`. From there on it is a

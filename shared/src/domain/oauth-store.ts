@@ -1,4 +1,4 @@
-// Storage for the OAuth authorization server (DESIGN §11): the adapter oidc-provider asks to
+// Storage for the OAuth authorization server (docs/ARCHITECTURE.md#oauth): the adapter oidc-provider asks to
 // keep its models (clients, grants, codes, tokens, sessions, interactions). It runs on the
 // embedded FerretDB and on MongoDB alike: single-document operations only, every lookup on
 // the hot path by `_id`, no TTL index (the sweeper deletes records past `expiresAt`), no

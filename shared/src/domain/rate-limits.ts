@@ -1,4 +1,4 @@
-// Fixed-window counters kept in MongoDB, so every process shares them (DESIGN §1: nothing
+// Fixed-window counters kept in MongoDB, so every process shares them (docs/ARCHITECTURE.md#state: nothing
 // in process memory decides a limit). One window is one document; the sweeper clears old ones.
 import type { Config } from "../config";
 import type { Database, TokenDoc } from "../db/index";
@@ -55,7 +55,7 @@ export async function clearEndedWindows(deps: { database: Database }): Promise<n
 }
 
 /**
- * The sandbox write throttle (SPEC §8.1: writes per sandbox token per minute). `count` is the
+ * The sandbox write throttle (docs/contract.md#sandboxes-limits-and-lifecycle: writes per sandbox token per minute). `count` is the
  * number of write calls one request carries: a JSON-RPC batch of 100 writes is 100 writes.
  * All or nothing: when the request would pass ANON_WRITES_PER_MINUTE it is refused whole
  * (`rate_limited`, with Retry-After) and counts nothing, so none of it may run. Only an

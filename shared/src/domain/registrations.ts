@@ -1,7 +1,9 @@
-// Agent self-registration (SPEC §2.4–2.6, §3.1–3.2, §4.3): anonymous sandboxes that a person
+// Agent self-registration (docs/contract.md#registration-and-claim): anonymous sandboxes that a person
 // claims by e-mail code, and the verified-email preview. Multi-step changes are ordered so
 // that one atomic status change picks the winner and every later step is idempotent; the
 // sweeper finishes what an interrupted process left.
+// Longer than 300 lines: one state machine (register, claim start, claim, expire), whose
+// steps share the ordering rule above.
 import type { Database, RegistrationDoc, UserDoc } from "../db/index";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";

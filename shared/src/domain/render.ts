@@ -1,7 +1,9 @@
-// Rendering on write (DESIGN §3): Markdown becomes sanitized HTML inside a standalone,
+// Rendering on write (docs/ARCHITECTURE.md#content): Markdown becomes sanitized HTML inside a standalone,
 // readable document; an HTML page is kept as given. A read is then a lookup. The Markdown
 // pipeline itself (sanitizer, highlighting, the title rule) is markdown.ts, shared with the
 // app's preview and history.
+// Longer than 300 lines on purpose: most of it is the standalone document's template and
+// styles, which read best whole.
 import type { PartDoc } from "../db/index";
 import { sha256 } from "../ids";
 import { escapeHtml, markdownToHtml, renderTitled } from "./markdown";

@@ -1,6 +1,6 @@
 // Share links: a secret URL that lets anyone holding it read one page, or every page of a
 // private workspace, without an account. Owners make, list and revoke them (agents too,
-// with mcp:write, never an unclaimed sandbox's: SPEC §5.5). The secret is stored hashed.
+// with mcp:write, never an unclaimed sandbox's: docs/contract.md#sandboxes-limits-and-lifecycle). The secret is stored hashed.
 import type { PageDoc, ShareLinkDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
 import { newId, newSecret, sha256 } from "../ids";

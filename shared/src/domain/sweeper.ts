@@ -1,4 +1,4 @@
-// The lifecycle sweeper (DESIGN §8). Each transition is one conditional update that picks a
+// The lifecycle sweeper (docs/contract.md#sandboxes-limits-and-lifecycle). Each transition is one conditional update that picks a
 // single winner, followed by idempotent steps, so any number of server processes can sweep
 // at once and an interrupted sweep (or claim, or write) is finished by the next one.
 import type { Collection, Document, Filter, WithId } from "mongodb";
@@ -65,7 +65,7 @@ async function applyExpiry(deps: SweepDeps, reg: RegistrationDoc): Promise<void>
 }
 
 /**
- * Deletes everything a sandbox stored, in every collection that can hold it (SPEC §3.1:
+ * Deletes everything a sandbox stored, in every collection that can hold it (docs/contract.md#sandboxes-limits-and-lifecycle:
  * permanently deleted), and keeps only a stripped registration record whose status says so.
  */
 export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "database" | "cache">, reg: RegistrationDoc): Promise<void> {

@@ -1,4 +1,4 @@
-// MCP write tokens (SPEC §2.3, DESIGN §3): `service_mcp_` + 32 random bytes, stored only as
+// MCP write tokens (docs/contract.md#resources-and-identifiers): `service_mcp_` + 32 random bytes, stored only as
 // a SHA-256 hash, shown once. Owners create, rotate and revoke them. The hash is also the
 // `_id` of a small key document, so the lookup every /mcp call makes is a primary-key one.
 import type { Config } from "../config";

@@ -1,5 +1,5 @@
 // Accounts. Atelier is its own identity provider: an account is an e-mail address proven
-// with a code. Every account gets its default workspace when it is created (SPEC §2.2).
+// with a code. Every account gets its default workspace when it is created (docs/contract.md#resources-and-identifiers).
 import type { Database, UserDoc } from "../db/index";
 import { translateDbError } from "../errors";
 import { newId, sha256 } from "../ids";

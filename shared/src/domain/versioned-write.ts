@@ -21,6 +21,8 @@
 // taken over once older than SWEEP_GRACE_SECONDS. A stop after step 2 leaves the usage
 // counters marked, so the sweeper recounts them; a stop after step 3 leaves the pending
 // mark, so the sweeper runs step 4.
+// Longer than 300 lines on purpose: the protocol's steps and their release rules are one
+// piece, and splitting them would hide the order that makes them safe.
 import type { Collection } from "mongodb";
 import type { Actor, EventDoc, WorkspaceDoc } from "../db/index";
 import { AppError, isDuplicateKey } from "../errors";

@@ -2,6 +2,8 @@
 // and the view every adapter answers with. A slug is a key document of its own
 // (`workspaceSlugs`, keyed by the slug), so a lookup by slug is a primary-key lookup and a
 // slug is unique by construction.
+// Longer than 300 lines: the workspace's lookups, its view and its few changes share the
+// slug-key and cache rules above; moved apart they would each restate them.
 import type { SandboxInfo, Visibility, WorkspaceDoc } from "../db/index";
 import { AppError, invalidField, isDuplicateKey, translateDbError } from "../errors";
 import { newId } from "../ids";
@@ -19,7 +21,7 @@ export const DEFAULT_COLLECTION_SLUG = "pages";
 const wsKey = (id: string) => `ws:${id}`;
 const slugKey = (slug: string) => `wsslug:${slug}`;
 
-/** Drops this process's cached copy of a workspace after a change (DESIGN §1). */
+/** Drops this process's cached copy of a workspace after a change (docs/ARCHITECTURE.md#state). */
 export function forgetWorkspace(deps: Pick<Deps, "cache">, ws: Pick<WorkspaceDoc, "_id" | "slug">): void {
   deps.cache.delete(wsKey(ws._id));
   deps.cache.delete(slugKey(ws.slug));
@@ -208,7 +210,7 @@ export async function getWorkspace(deps: StoreDeps, principal: Principal, slug: 
 /**
  * Whether the principal may create workspaces: a person, or a token that acts for a person
  * with `mcp:write`, is not confined to some workspaces (a sandbox's own token, claimed or
- * not, stays confined to it; SPEC §5.6), and has not been cut off by its owner anywhere.
+ * not, stays confined to it; docs/contract.md#sandboxes-limits-and-lifecycle), and has not been cut off by its owner anywhere.
  */
 async function assertMayCreateWorkspaces(deps: Pick<Deps, "database">, principal: Principal): Promise<string> {
   if (principal.kind === "user") return principal.user._id;

@@ -16,7 +16,7 @@ export const SixDigitCodeSchema = z
 export const SLUG_MAX = 64;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
-/** Workspace and page slugs (DESIGN §3): lower-case letters, digits and inner hyphens. */
+/** Workspace and page slugs (docs/contract.md#resources-and-identifiers): lower-case letters, digits and inner hyphens. */
 export const SlugSchema = z
   .string()
   .min(1, "must not be empty")

@@ -159,3 +159,69 @@ export const MovePageInputSchema = z.object({ slug: SlugSchema, new_slug: SlugSc
 export const RevisionRefInputSchema = z.object({ slug: SlugSchema, version: VersionSchema });
 
 export const RestoreRevisionInputSchema = RevisionRefInputSchema.extend({ expected_version: VersionSchema.optional() });
+
+// ---- edits and diffs (issue 26: agents send and read little) --------------------------------
+
+const EDIT_TEXT_MAX = 64 * 1024;
+const editText = z.string().max(EDIT_TEXT_MAX, `must be at most ${EDIT_TEXT_MAX} characters`);
+const heading = z.string().trim().min(1, "must not be empty").max(300, "must be at most 300 characters").describe("The heading's text, with or without its #s");
+
+/** One edit of a page's body: the text is found or the heading located in the body as the previous edits left it. */
+export const PageEditSchema = z.discriminatedUnion("op", [
+  z
+    .object({
+      op: z.literal("replace"),
+      find: editText.min(1, "must not be empty").describe("Exact text that must occur exactly once in the body"),
+      replace: editText.describe("What it becomes (empty to delete it)"),
+    })
+    .strict(),
+  z.object({ op: z.literal("insert_before_heading"), heading, text: editText.min(1, "must not be empty") }).strict(),
+  z.object({ op: z.literal("insert_after_heading"), heading, text: editText.min(1, "must not be empty") }).strict(),
+  z
+    .object({ op: z.literal("append_to_section"), heading, text: editText.min(1, "must not be empty") })
+    .strict()
+    .describe("Adds the text at the end of the heading's section (before the next heading of the same or a higher level)"),
+]);
+export type PageEdit = z.infer<typeof PageEditSchema>;
+
+export const EditPageInputSchema = z
+  .object({
+    slug: SlugSchema,
+    expected_version: VersionSchema.describe("The version you read: the edits apply to it or not at all"),
+    edits: z.array(PageEditSchema).min(1, "give at least one edit").max(50, "at most 50 edits at once"),
+  })
+  .strict();
+export type EditPageInput = z.infer<typeof EditPageInputSchema>;
+
+export const EditedPageViewSchema = z.object({
+  slug: z.string(),
+  version: z.number(),
+  updated_at: z.string(),
+  /** Unified diff of the body from the version edited to the new one (3 lines of context). */
+  diff: z.string().nullable(),
+  /** True when the diff was too long to return whole (read the page or diff_page_versions instead). */
+  diff_truncated: z.boolean(),
+});
+export type EditedPageView = z.infer<typeof EditedPageViewSchema>;
+
+export const DiffPageVersionsInputSchema = z
+  .object({
+    slug: SlugSchema,
+    from: VersionSchema.describe("The older version"),
+    to: VersionSchema.optional().describe("The newer version (default: the current one)"),
+  })
+  .strict();
+export type DiffPageVersionsInput = z.infer<typeof DiffPageVersionsInputSchema>;
+
+export const PageDiffViewSchema = z.object({
+  slug: z.string(),
+  from: z.number(),
+  to: z.number(),
+  title_from: z.string(),
+  title_to: z.string(),
+  /** Unified diff of the page's text (its Markdown and HTML parts); "" when equal; null when too long or too different to compare. */
+  diff: z.string().nullable(),
+  lines_added: z.number().nullable(),
+  lines_removed: z.number().nullable(),
+});
+export type PageDiffView = z.infer<typeof PageDiffViewSchema>;

@@ -1,4 +1,4 @@
-// Slugs for workspaces and pages (DESIGN §3): lower-case letters, digits and inner hyphens,
+// Slugs for workspaces and pages (docs/contract.md#resources-and-identifiers): lower-case letters, digits and inner hyphens,
 // at most 64 characters — the server's own rule (shared/src/schemas/common.ts), shown while
 // typing, with a slug suggested from a name.
 import { SLUG_MAX, SLUG_PATTERN } from "@atelier/shared/schemas/common";

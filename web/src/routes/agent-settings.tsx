@@ -1,4 +1,4 @@
-// /app/settings/agents — connected-agent settings: tokens for MCP clients (SPEC §3.3).
+// /app/settings/agents — connected-agent settings: tokens for MCP clients (docs/contract.md#resources-and-identifiers).
 import { useState } from "react";
 import { useSearchParams } from "wouter";
 import { CreateTokenForm } from "../components/agents/create-token-form";

@@ -51,7 +51,7 @@ describe("anonymous registration", () => {
     await srv.close();
   });
 
-  it("answers 201 with every field of SPEC §2.4", async () => {
+  it("answers 201 with every field the contract names", async () => {
     const t0 = Date.now();
     const res = await post(srv, "/agent/auth", anonymous("Claude"));
     expect(res.status).toBe(201);

@@ -1,4 +1,4 @@
-// POST /agent/auth and POST /agent/auth/claim (SPEC §4.3, DESIGN §5).
+// POST /agent/auth and POST /agent/auth/claim (docs/contract.md#registration-and-claim).
 import { claim, registerAnonymous, registerVerifiedEmail } from "@atelier/shared/domain/registrations";
 import { AppError } from "@atelier/shared/errors";
 import { EmailSchema, LabelSchema } from "@atelier/shared/schemas/common";

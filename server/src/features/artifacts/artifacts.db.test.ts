@@ -318,6 +318,26 @@ describe("updates with expected_version", () => {
     expect(page).toMatchObject({ version: 2, title: "v2" });
   });
 
+  it("edits part of a page on tRPC, and answers a stale edit with the same coded details as MCP: current version, base and diff", async () => {
+    const { slug } = await createPage(owner);
+    const edited = await trpcData<{ version: number; diff: string }>(
+      await owner.mutation("pages.edit", { slug, expected_version: 1, edits: [{ op: "replace", find: "Some **bold** text.", replace: "Some text." }] }),
+    );
+    expect(edited.version).toBe(2);
+    expect(edited.diff).toContain("+Some text.");
+    const stale = await owner.mutation("pages.edit", { slug, expected_version: 1, edits: [{ op: "append_to_section", heading: "Hello", text: "More." }] });
+    expect(stale.status).toBe(409);
+    const body = (await stale.json()) as { error: { data: { appCode: string; currentVersion: number; details: Record<string, unknown> } } };
+    expect(body.error.data).toMatchObject({
+      appCode: "version_conflict",
+      currentVersion: 2,
+      details: { current_version: 2, base_version: 1, diff_truncated: false },
+    });
+    expect(body.error.data.details.diff).toContain("-Some **bold** text.");
+    const diff = await trpcData<{ from: number; to: number; diff: string }>(await owner.query("pages.diff", { slug, from: 1 }));
+    expect(diff).toMatchObject({ from: 1, to: 2, diff: body.error.data.details.diff });
+  });
+
   it("lets a viewer read but not edit", async () => {
     const { slug } = await createPage(owner);
     const wsSlug = await defaultWorkspaceSlug(owner);

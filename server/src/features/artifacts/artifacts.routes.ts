@@ -1,4 +1,4 @@
-// The browser routes of SPEC §4.1.
+// The browser routes (docs/contract.md#routes).
 import { isUtf8 } from "node:buffer";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
 import { createPage } from "@atelier/shared/domain/pages/create-page";

@@ -1,4 +1,4 @@
-// The OAuth 2.1 authorization server for MCP clients (DESIGN §11), built on panva's
+// The OAuth 2.1 authorization server for MCP clients (docs/ARCHITECTURE.md#oauth), built on panva's
 // oidc-provider and mounted on this origin under /oauth. Its issuer is BASE_URL; its one
 // resource is BASE_URL/mcp; its clients are public (PKCE S256, no secret), identified by a
 // client ID metadata document (a URL) or by dynamic registration. Everything it keeps goes

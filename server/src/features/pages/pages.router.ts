@@ -7,6 +7,8 @@ import { movePage } from "@atelier/shared/domain/pages/move-page";
 import { pageHistory } from "@atelier/shared/domain/pages/page-history";
 import { restoreRevision } from "@atelier/shared/domain/pages/restore-revision";
 import { updatePage } from "@atelier/shared/domain/pages/update-page";
+import { editPage } from "@atelier/shared/domain/pages/edit-page";
+import { diffPageVersions } from "@atelier/shared/domain/pages/diff-page-versions";
 import {
   CreatePageInputSchema,
   DeletedPageViewSchema,
@@ -20,6 +22,10 @@ import {
   RevisionWithPartsViewSchema,
   RestoreRevisionInputSchema,
   UpdatePageInputSchema,
+  EditPageInputSchema,
+  EditedPageViewSchema,
+  DiffPageVersionsInputSchema,
+  PageDiffViewSchema,
 } from "@atelier/shared/schemas/pages";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../../trpc";
@@ -70,4 +76,16 @@ export const pagesRouter = router({
     .input(PageRefInputSchema)
     .output(z.array(RevisionViewSchema))
     .query(({ ctx, input }) => pageHistory(ctx, ctx.principal, input.slug)),
+
+  /** Small edits of the body on the version read (edit_page). */
+  edit: protectedProcedure
+    .input(EditPageInputSchema)
+    .output(EditedPageViewSchema)
+    .mutation(({ ctx, input }) => editPage(ctx, ctx.principal, input)),
+
+  /** The unified diff between two versions (diff_page_versions). */
+  diff: publicProcedure
+    .input(DiffPageVersionsInputSchema)
+    .output(PageDiffViewSchema)
+    .query(({ ctx, input }) => diffPageVersions(ctx, ctx.principal, input)),
 });

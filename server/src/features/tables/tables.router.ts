@@ -12,6 +12,8 @@ import { renameColumn } from "@atelier/shared/domain/tables/rename-column";
 import { renameTable } from "@atelier/shared/domain/tables/rename-table";
 import { rowHistory } from "@atelier/shared/domain/tables/row-history";
 import { updateRow } from "@atelier/shared/domain/tables/update-row";
+import { updateRows } from "@atelier/shared/domain/tables/update-rows";
+import { UpdateRowsInputSchema, UpdateRowsViewSchema } from "@atelier/shared/schemas/table-batch";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import {
   AddColumnInputSchema,
@@ -89,6 +91,18 @@ export const rowsRouter = router({
     .input(UpdateRowInputSchema.extend({ workspace: SlugSchema }))
     .output(RowViewSchema)
     .mutation(({ ctx, input }) => updateRow(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version })),
+  /** A block of cells at once (a paste): each change compare-and-swap on its row, new rows after. */
+  updateMany: protectedProcedure
+    .input(UpdateRowsInputSchema)
+    .output(UpdateRowsViewSchema)
+    .mutation(({ ctx, input }) =>
+      updateRows(ctx, ctx.principal, {
+        workspace: input.workspace,
+        collection: input.collection,
+        changes: input.changes.map((c) => ({ rowId: c.row_id, expectedVersion: c.expected_version, values: c.values })),
+        rows: input.rows,
+      }),
+    ),
   delete: protectedProcedure
     .input(DeleteRowInputSchema.extend({ workspace: SlugSchema }))
     .output(z.object({ row_id: z.string() }))

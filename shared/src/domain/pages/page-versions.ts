@@ -10,8 +10,10 @@ import { renderDocument, writeRendition } from "../artifacts";
 import { countLines } from "../text-diff";
 import { contentBytes, EVENT_BYTES, releaseUsage } from "../limits";
 import type { TableViewSpec } from "../table-views";
+import { AppError } from "../../errors";
 import { insertOnce, versionedWrite, type VersionedKind, type WriteDeps } from "../versioned-write";
 import { forgetPage, readablePage } from "./page-store";
+import { textOf, withConflictDiff } from "./version-diff";
 import { viewOf } from "./page-view";
 
 /** What the writer already has for the finishing steps: the rendered document and the growth it charged for it. */
@@ -87,14 +89,7 @@ export function tableParts(specs: TableViewSpec[] | undefined, from: number): Pa
   return (specs ?? []).map((spec, i) => ({ id: newId("prt"), kind: "table_view", body: JSON.stringify(spec), position: from + i }));
 }
 
-/** A page's text (its Markdown and HTML parts, in order), for counting changed lines. */
-export function textOf(parts: PartDoc[]): string {
-  return [...parts]
-    .sort((a, b) => a.position - b.position)
-    .filter((p) => p.kind !== "table_view")
-    .map((p) => p.body)
-    .join("\n");
-}
+export { textOf };
 
 /** A page's content at its next version. */
 export interface PageChange {
@@ -134,7 +129,7 @@ export async function changePage(
   eventType: string,
   change: (page: PageDoc) => PageChange,
 ): Promise<PageView> {
-  const { doc, ws } = await versionedWrite(deps, PAGES, {
+  const written = versionedWrite(deps, PAGES, {
     expectedVersion,
     actor: actorOf(principal),
     async read() {
@@ -166,6 +161,12 @@ export async function changePage(
         hint: { html, renditionCharged },
       };
     },
+  });
+  const { doc, ws } = await written.catch(async (err: unknown) => {
+    // A stale base: the conflict carries the diff from that base to the current version.
+    if (!(err instanceof AppError) || err.code !== "version_conflict" || expectedVersion === undefined) throw err;
+    const current = await readablePage(deps, principal, { slug }).catch(() => null);
+    throw current ? await withConflictDiff(deps, err, current.page, expectedVersion) : err;
   });
   return viewOf(deps, principal, doc, ws);
 }
