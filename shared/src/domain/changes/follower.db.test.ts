@@ -89,10 +89,11 @@ describe("another process's change reaches this process's cache", () => {
     );
   });
 
-  it("is refused well inside CACHE_TTL_MS (1 s by default)", () => {
+  it("is refused within a few polls, not the 60 s this cache would keep it", () => {
     console.log(`cross-process refusal after: ${bounds.map((ms) => `${ms.toFixed(0)} ms`).join(", ")}`);
     expect(bounds).toHaveLength(3);
-    for (const ms of bounds) expect(ms).toBeLessThan(1000);
+    // The cache here keeps entries for 60 s: only the feed explains a refusal this soon (figures under load: docs/performance.md).
+    for (const ms of bounds) expect(ms).toBeLessThan(3000);
   });
 
   it("hands every signal to subscribers in order", async () => {
