@@ -1,6 +1,7 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
 import { createServer } from "node:http";
@@ -12,6 +13,8 @@ const logger = createLogger({ name: "mcp-sidecar", level: config.LOG_LEVEL });
 const database = await connectWithRetry(config, logger, "atelier-mcp-sidecar");
 const mailer = createMailer(config);
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
+// Follows the change feed: drops what other processes changed from this process's cache.
+const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
 // Request lines are buffered (written in blocks); everything else is written at once.
 const requestLogger = createLogger({ name: "mcp-sidecar", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false });
 const server = createServer(createSidecarApp({ config, database, logger, requestLogger, mailer, cache })).listen(
@@ -26,6 +29,7 @@ shutdownOnSignals({
   server,
   logger,
   onClosed: async () => {
+    await follower.stop();
     mailer.close();
     await database.client.close();
   },

@@ -35,6 +35,7 @@ const READ_TOOLS = [
   "get_page",
   "get_page_history",
   "get_workspace",
+  "list_changes",
   "list_collections",
   "list_pages",
   "list_rows",

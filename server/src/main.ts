@@ -1,6 +1,7 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
@@ -24,6 +25,8 @@ const front = leanArtifactFront(
 const server = createServer(front.listener).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
+// Follows the change feed: drops what other processes changed from this process's cache.
+const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
 const sweeper = startSweeper({ database, config, cache }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
@@ -31,6 +34,7 @@ shutdownOnSignals({
   logger,
   onClosed: async () => {
     await sweeper.stop();
+    await follower.stop();
     mailer.close();
     await database.client.close();
   },

@@ -51,6 +51,7 @@ export const ERROR_TABLE = {
   version_conflict: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   already_claimed: { http: 409, trpc: "CONFLICT", mcp: "tool" },
   claim_window_expired: { http: 410, trpc: "BAD_REQUEST", mcp: "tool" },
+  cursor_expired: { http: 410, trpc: "BAD_REQUEST", mcp: "tool" },
   payload_too_large: { http: 413, trpc: "PAYLOAD_TOO_LARGE", mcp: "tool" },
   limit_exceeded: { http: 403, trpc: "FORBIDDEN", mcp: "tool" },
   rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS", mcp: "http" },

@@ -76,6 +76,7 @@ function corpus(f: Fixture): Record<string, Entry> {
     whoami: { ids: false, why: "no input: the caller's own identity (checked for disclosure below)" },
     list_workspaces: { ids: false, why: "no input: the caller's own workspaces (checked for disclosure below)" },
     get_workspace: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws() } },
+    list_changes: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws() } },
     list_pages: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws(), collection: table(), cursor } },
     get_page: {
       ids: true,

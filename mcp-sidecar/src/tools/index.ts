@@ -25,6 +25,7 @@ import { editPage } from "./edit-page";
 import { diffPageVersions } from "./diff-page-versions";
 import { movePage } from "./move-page";
 import { changeTable } from "./change-table";
+import { listChanges } from "./list-changes";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -51,6 +52,7 @@ export const TOOLS: readonly ToolDef[] = [
   diffPageVersions,
   movePage,
   changeTable,
+  listChanges,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

@@ -4,6 +4,9 @@ import type { Collection, CreateIndexesOptions, Db, IndexSpecification } from "m
 import type {
   ArtifactDoc,
   AssertionReplayDoc,
+  ChangeDoc,
+  ChangeHeadDoc,
+  ChangeSignalDoc,
   CollectionDoc,
   EventDoc,
   LoginCodeDoc,
@@ -75,6 +78,10 @@ const SCHEMA = {
   registrations: { doc: {} as RegistrationDoc, indexes: [idx("status_deadline", { status: 1, claimDeadline: 1 })] },
   rateLimits: { doc: {} as RateLimitDoc, indexes: [idx("window_end", { windowEnd: 1 })] },
   events: { doc: {} as EventDoc, indexes: [idx("workspace_at", { workspaceId: 1, at: -1 })] },
+  // The change feed (DESIGN §13): read by `_id` only; the unique eventId gives an event one position.
+  changes: { doc: {} as ChangeDoc, indexes: [idx("event_unique", { eventId: 1 }, true)] },
+  changeHeads: { doc: {} as ChangeHeadDoc, indexes: [] },
+  changeSignals: { doc: {} as ChangeSignalDoc, indexes: [] },
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
   meta: { doc: {} as MetaDoc, indexes: [] },

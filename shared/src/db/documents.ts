@@ -384,6 +384,56 @@ export interface EventDoc {
   at: Date;
 }
 
+/**
+ * One change in a workspace's feed (DESIGN §13, docs/events.md): `_id` is
+ * `${workspaceId}:${seq}`, positions 1, 2, 3, … with no gaps. Ids and versions only, never
+ * content, titles or secrets.
+ */
+export interface ChangeDoc {
+  _id: string;
+  workspaceId: string;
+  seq: number;
+  /** The event it records (unique: an event gets one position). */
+  eventId: string;
+  /** The event's type, or "hole" for a tombstone. */
+  type: string;
+  actor: { kind: "user" | "agent"; userId: string | null; tokenId?: string };
+  target: { kind: EventDoc["target"]["kind"]; id: string };
+  /** The document's version, for versioned documents (pages, rows). */
+  version?: number;
+  /** A tombstone: a position whose writer stopped before writing it (readers skip it). */
+  hole?: boolean;
+  at: Date;
+}
+
+/**
+ * Where a feed stands: `_id` is a workspace id (its changes) or "*" (the process signals).
+ * `seq` is the last position taken (it may still be being written), `floor` the oldest
+ * position still kept.
+ */
+export interface ChangeHeadDoc {
+  _id: string;
+  seq: number;
+  floor: number;
+  at: Date;
+}
+
+/**
+ * One signal to every process, `_id` its position (a decimal string) in one global order
+ * with no gaps: "workspace W has changes up to seq", or "token T changed".
+ */
+export interface ChangeSignalDoc {
+  _id: string;
+  kind: "workspace" | "token" | "hole";
+  id: string;
+  hole?: boolean;
+  seq?: number;
+  /** For a workspace: the change's type and target, so caches drop exactly what changed. */
+  type?: string;
+  target?: { kind: EventDoc["target"]["kind"]; id: string };
+  at: Date;
+}
+
 export interface AssertionReplayDoc {
   /** `${iss}|${jti}` */
   _id: string;

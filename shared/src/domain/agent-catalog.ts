@@ -152,6 +152,12 @@ export const TOOL_CATALOG = {
       "One change of a table: `rename` it, `add_column`, `rename_column`, `remove_column` (give expected_values, the number of rows whose value you confirm dropping; if more rows have one, nothing is removed and the conflict's details give the count), or `change_column_type` (refused while any row has a value in the column: values are never converted).",
     access: "write",
   },
+  list_changes: {
+    title: "List changes",
+    description:
+      "Lists a workspace's changes in order, after `cursor` (the next_cursor of your last call; omit it to start from the oldest kept): their type, target id, version and who made them, never content. Call it again with next_cursor to follow along; read a target with get_page or list_rows to see what changed. A cursor older than what is kept answers cursor_expired: read the current state, then continue from the newest position. Outsiders of a public workspace see changes to its content only.",
+    access: "read",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;

@@ -343,6 +343,8 @@ ${(["read", "write", "admin"] as const)
   .join("\n")}
 <p>Every change is recorded in the page history under the agent's label and your name. Public workspaces can be read without any token.
 Prompts your app may show as commands: ${PROMPT_NAMES.map((n) => `<code>${n}</code> (${esc(PROMPT_CATALOG[n].title)})`).join(", ")}.</p>
+<h2>Following changes</h2>
+<p>To react to what people and other agents change, call <code>list_changes</code> with a workspace and keep its <code>next_cursor</code>: each call returns the changes since, in order, each exactly once (type, target id, version, who; never content). Read a target with <code>get_page</code> or <code>list_rows</code> to see what changed. Changes are kept for a limited time; a cursor older than that answers <code>cursor_expired</code>: read the current state, then follow from the newest position.</p>
 <h2>Sandboxes: agents without an account</h2>
 <p>${config.ANONYMOUS_REGISTRATION_ENABLED ? "An agent can register itself" : "When the server's owner allows it, an agent can register itself"} and get a private, temporary sandbox
 (at most ${config.ANON_MAX_PAGES} artifacts). To keep what it made, claim the sandbox within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)}: the agent asks for your e-mail address,

@@ -12,6 +12,7 @@ import { finishDelete } from "./pages/delete-page";
 import { PAGES } from "./pages/page-versions";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
+import { pruneChanges } from "./changes/feed";
 import { clearExpiredOAuthRecords } from "./oauth-store";
 import { ROWS } from "./tables/row-versions";
 import { finishPendingVersions, finishVersion } from "./versioned-write";
@@ -84,8 +85,10 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
       "collections",
       "shareLinks",
       "workspaceSlugs",
+      "changes",
     ] as const;
     for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
+    await database.c.changeHeads.deleteOne({ _id: wsId });
     await database.c.workspaces.deleteOne({ _id: wsId, "sandbox.state": "expired" });
     cache.delete(`ws:${wsId}`);
     cache.deleteTag(`artws:${wsId}`);
@@ -192,6 +195,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += (await database.c.assertionReplays.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   // The authorization server's codes, tokens, sessions and interactions past their expiry.
   report.cleared += await clearExpiredOAuthRecords({ database });
+  // The change feed past its retention (CHANGES_RETENTION_SECONDS).
+  report.cleared += await pruneChanges(deps);
   return report;
 }
 

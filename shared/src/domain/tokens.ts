@@ -8,6 +8,7 @@ import { newId, newSecret, sha256 } from "../ids";
 import type { TokenViewSchema, WhoamiView } from "../schemas/tokens";
 import type { z } from "zod";
 import { roleOf, type Principal } from "./access";
+import { signal } from "./changes/feed";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { findOAuthAccessTokenOwner } from "./oauth-access";
@@ -137,12 +138,14 @@ export async function rotateToken(deps: StoreDeps, userId: string, tokenId: stri
   }
   await database.c.tokenKeys.deleteOne({ _id: t.hash });
   deps.cache.delete(tokenKey(t.hash));
+  await signal(deps, { kind: "token", id: t._id });
   return { token: { ...t, hash, hint }, credential };
 }
 
 /**
  * Revokes a token; for an agent connected through sign-in also its grant, so its access and
- * refresh tokens stop working on their next use. Every process refuses it within
+ * refresh tokens stop working on their next use. Every process refuses it within one poll of
+ * the change feed (changes/follower.ts), and in any case within
  * CACHE_TTL_MS, this one at once.
  */
 export async function revokeToken(deps: StoreDeps, userId: string, tokenId: string): Promise<TokenView> {
@@ -151,6 +154,8 @@ export async function revokeToken(deps: StoreDeps, userId: string, tokenId: stri
   await deps.database.c.tokens.updateOne({ _id: t._id, revokedAt: null }, { $set: { revokedAt } });
   if (t.kind === "oauth") await deleteOAuthGrant(deps, t.oauth?.grantId ?? t._id);
   forgetToken(deps, t);
+  // Every other process drops the token now, not CACHE_TTL_MS later.
+  await signal(deps, { kind: "token", id: t._id });
   return (await tokenViews(deps, [{ ...t, revokedAt }]))[0] as TokenView;
 }
 
@@ -158,6 +163,11 @@ export async function revokeToken(deps: StoreDeps, userId: string, tokenId: stri
 export function forgetToken(deps: Pick<StoreDeps, "cache">, t: Pick<TokenDoc, "_id" | "hash">): void {
   deps.cache.delete(tokenKey(t.hash));
   deps.cache.deleteTag(tokenTag(t._id));
+}
+
+/** Drops every cached lookup of a token known by id only (another process changed it: changes/follower.ts). */
+export function forgetTokenById(deps: Pick<StoreDeps, "cache">, tokenId: string): void {
+  deps.cache.deleteTag(tokenTag(tokenId));
 }
 
 /** The token a credential hash names, read through the cache (at most CACHE_TTL_MS old). */

@@ -271,7 +271,7 @@ export async function finishVersion<D extends VersionedDoc, H>(deps: WriteDeps, 
   }
   const type = doc.lastChange?.event;
   const event = type ? await kind.event(deps, doc, type, hint) : null;
-  if (event) await recordEvent(deps, event, { counted: true, id: versionEventId(doc._id, doc.version) });
+  if (event) await recordEvent(deps, event, { counted: true, id: versionEventId(doc._id, doc.version), version: doc.version });
   interrupt(deps, "event");
   await kind.collection(deps).updateOne({ _id: doc._id, version: doc.version } as never, { $set: { revisionPending: false } } as never);
   kind.forget?.(deps, doc._id);

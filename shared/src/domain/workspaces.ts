@@ -27,6 +27,11 @@ export function forgetWorkspace(deps: Pick<Deps, "cache">, ws: Pick<WorkspaceDoc
   deps.cache.delete(slugKey(ws.slug));
 }
 
+/** Drops this process's cached copy of a workspace known by id only (another process changed it). */
+export function forgetWorkspaceById(deps: Pick<Deps, "cache">, id: string): void {
+  deps.cache.delete(wsKey(id));
+}
+
 /** A workspace by id (cached for at most CACHE_TTL_MS), or null. */
 export function findWorkspace(deps: StoreDeps, id: string): Promise<WorkspaceDoc | null> {
   return deps.cache.through(wsKey(id), () => deps.database.c.workspaces.findOne({ _id: id }), { bytes: (w) => (w ? 512 + 100 * w.members.length : 0) });
