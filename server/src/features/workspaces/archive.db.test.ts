@@ -3,7 +3,7 @@
 // a member who is not the owner, and a page from another origin, are refused.
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
+import { signIn, startTestServer, trpcData, type Browser, type TestServer } from "../../testing";
 
 let srv: TestServer;
 let owner: Browser;
