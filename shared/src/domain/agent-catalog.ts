@@ -262,6 +262,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   version_conflict: "someone changed it meanwhile: read it again, reapply your change, save with the new version",
   already_claimed: "someone claimed it already",
   claim_window_expired: "too late: register again",
+  cursor_expired: "the changes after that position are no longer kept: read the current state, then follow from the newest position",
   payload_too_large: "send less at once",
   limit_exceeded: "a cap of this workspace or sandbox is reached (the description says which): remove something or ask its owner",
   rate_limited: "wait the number of seconds in `Retry-After`, then retry",

@@ -170,7 +170,7 @@ async function readRun<T extends { at: Date; hole?: boolean }>(
   let batch = Math.min(limit, Math.max(known - after, 1));
   while (docs.length < limit) {
     const n = Math.min(batch, limit - docs.length);
-    const found = await Promise.all(Array.from({ length: n }, (_, i) => read(p + 1 + i)));
+    const found: (T | null)[] = await Promise.all(Array.from({ length: n }, (_, i) => read(p + 1 + i)));
     let stopped = false;
     for (let i = 0; i < found.length; i++) {
       let doc = found[i] ?? null;
@@ -188,7 +188,7 @@ async function readRun<T extends { at: Date; hole?: boolean }>(
         await fill(p + 1).catch((err: unknown) => {
           if (!isDuplicateKey(err)) throw err;
         });
-        doc = await read(p + 1);
+        doc = (await read(p + 1)) as T | null;
         if (!doc) {
           stopped = true;
           break;
