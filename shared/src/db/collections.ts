@@ -78,7 +78,7 @@ const SCHEMA = {
   registrations: { doc: {} as RegistrationDoc, indexes: [idx("status_deadline", { status: 1, claimDeadline: 1 })] },
   rateLimits: { doc: {} as RateLimitDoc, indexes: [idx("window_end", { windowEnd: 1 })] },
   events: { doc: {} as EventDoc, indexes: [idx("workspace_at", { workspaceId: 1, at: -1 })] },
-  // The change feed (DESIGN §13): read by `_id` only; the unique eventId gives an event one position.
+  // The change feed (docs/events.md): read by `_id` only; the unique eventId gives an event one position.
   changes: { doc: {} as ChangeDoc, indexes: [idx("event_unique", { eventId: 1 }, true)] },
   changeHeads: { doc: {} as ChangeHeadDoc, indexes: [] },
   changeSignals: { doc: {} as ChangeSignalDoc, indexes: [] },

@@ -385,7 +385,7 @@ export interface EventDoc {
 }
 
 /**
- * One change in a workspace's feed (DESIGN §13, docs/events.md): `_id` is
+ * One change in a workspace's feed (docs/events.md): `_id` is
  * `${workspaceId}:${seq}`, positions 1, 2, 3, … with no gaps. Ids and versions only, never
  * content, titles or secrets.
  */

@@ -1,4 +1,4 @@
-// The change feed (DESIGN §13, docs/events.md): every recorded event gets a position in one
+// The change feed (docs/events.md): every recorded event gets a position in one
 // order per workspace, 1, 2, 3, … with no gaps and no duplicates as any reader sees it, and
 // every process gets a signal in one global order ("workspace W moved to seq N", "token T
 // changed") that it follows to fan changes out and drop its cache entries.
@@ -15,6 +15,8 @@
 // position that is later written: no gaps, and no duplicates (the event's id is unique among
 // changes, so recording an event again gives it no second position). Every read is by
 // `_id`, the one lookup every supported database serves from an index.
+// Longer than 300 lines on purpose: taking a position, reading in order past holes and
+// retention are one protocol, and each part relies on the others' rules.
 import type { ChangeDoc, ChangeHeadDoc, ChangeSignalDoc, Database, EventDoc } from "../../db/index";
 import { AppError, isDuplicateKey } from "../../errors";
 import { addSeconds, now } from "../clock";
