@@ -3,6 +3,7 @@
 import { gzipSync } from "node:zlib";
 import { connectDatabase } from "@atelier/shared/db";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
+import { TOOL_NAMES } from "@atelier/shared/domain/agent-catalog";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { setVisibility } from "@atelier/shared/domain/workspaces";
@@ -50,7 +51,7 @@ describe("the 2026-07-28 generation (stateless: server/discover, _meta, standard
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getServerVersion()).toMatchObject({ name: "atelier" });
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(20);
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     const slug = uniq("modern");
     const created = await client.callTool({ name: "create_page", arguments: { slug, title: "From 2026", body_markdown: "stateless" } });
     expect(created.isError).toBeFalsy();

@@ -102,6 +102,23 @@ function corpus(f: Fixture): Record<string, Entry> {
       fields: { slug: page([f.vpage, f.vpubPage]), expected_version: version },
     },
     delete_page: { ids: true, base: { slug: f.apage }, fields: { slug: page([f.vpage, f.vpubPage]) } },
+    edit_page: {
+      ids: true,
+      base: { slug: f.apage, expected_version: 1, edits: [{ op: "replace", find: "mine", replace: "changed" }] },
+      fields: { slug: page([f.vpage, f.vpubPage]), expected_version: version },
+    },
+    diff_page_versions: { ids: true, base: { slug: f.apage, from: 1 }, fields: { slug: page(), from: version } },
+    move_page: {
+      ids: true,
+      base: { slug: f.apage, new_slug: uniq("moved") },
+      fields: { slug: page([f.vpage, f.vpubPage]), new_slug: { foreign: [f.vpage, f.vpubPage], missing: [], like: f.vpage } },
+    },
+    change_table: {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, change: { op: "rename", name: "Renamed" } },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: table([f.vtable]) },
+    },
+
     list_collections: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws() } },
     list_rows: {
       ids: true,

@@ -182,6 +182,14 @@ function corpus(f: Fixture): Record<string, Entry> {
       fields: { workspace: ws([f.vpriv, f.vpub]), collection: table, row_id: row, expected_version: version },
       extra: [allForeign("rows.update", { workspace: f.vpriv, collection: f.vtable, row_id: f.vrow, values: { name: "y" } })],
     },
+    "rows.updateMany": {
+      ids: true,
+      base: { workspace: f.aws, collection: f.atable, changes: [{ row_id: f.arow, expected_version: 1, values: { name: "y" } }], rows: [] },
+      fields: { workspace: ws([f.vpriv, f.vpub]), collection: table },
+      extra: [
+        allForeign("rows.updateMany", { workspace: f.vpriv, collection: f.vtable, changes: [{ row_id: f.vrow, expected_version: 1, values: { name: "y" } }] }),
+      ],
+    },
     "rows.delete": {
       ids: true,
       base: { workspace: f.aws, collection: f.atable, row_id: f.arow },

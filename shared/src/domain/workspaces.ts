@@ -317,6 +317,7 @@ const OWNED_BY_WORKSPACE = [
   "rowChanges",
   "collections",
   "events",
+  "changes",
   "workspaceSlugs",
 ] as const;
 
@@ -330,6 +331,7 @@ export async function finishWorkspaceDelete(deps: StoreDeps, ws: Pick<WorkspaceD
   const { database, cache } = deps;
   const slugs = await database.c.artifacts.find({ workspaceId: ws._id }, { projection: { _id: 1 } }).toArray();
   for (const name of OWNED_BY_WORKSPACE) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: ws._id });
+  await database.c.changeHeads.deleteOne({ _id: ws._id });
   for (const a of slugs) {
     cache.delete(`art:${a._id}`);
     cache.delete(`pageslug:${a._id}`);

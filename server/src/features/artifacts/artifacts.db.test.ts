@@ -237,7 +237,8 @@ describe("GET /a/{slug} and /artifacts/{pageId}", () => {
     expect(headersOf(await nobody.request(new URL(link.url).pathname))).toEqual(privateAnswer);
 
     await owner.mutation("workspaces.setVisibility", { slug: wsSlug, visibility: "public" });
-    const publicAnswer = { status: 200, cacheControl: "public, max-age=0, s-maxage=1, stale-while-revalidate=1", etag: true, setCookie: null, vary: null };
+    // Vary: Accept, since `Accept: text/markdown` asks the same address for the Markdown.
+    const publicAnswer = { status: 200, cacheControl: "public, max-age=0, s-maxage=1, stale-while-revalidate=1", etag: true, setCookie: null, vary: "Accept" };
     expect(headersOf(await nobody.request(`/a/${slug}`))).toEqual(publicAnswer);
     expect(headersOf(await nobody.request(`/a/${slug}`, { method: "HEAD" }))).toEqual(publicAnswer);
     // The same bytes whoever asks: the owner's cookie changes nothing in a public answer.
