@@ -29,8 +29,7 @@ export function SearchPalette() {
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      // Already handled (⌘K / Ctrl-K links the selection inside the page editor).
-      if (event.defaultPrevented || !isPaletteShortcut(event)) return;
+      if (!isPaletteShortcut(event)) return;
       event.preventDefault();
       setOpen(true);
     };

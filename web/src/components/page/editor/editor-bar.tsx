@@ -37,7 +37,7 @@ export function EditorBar({
       ) : null}
       <div className="editor__actions">
         <button type="button" className="button button--small" onClick={onClose} disabled={saving}>
-          Done
+          {dirty ? "Cancel" : "Done"}
         </button>
         {showSave ? (
           <button
