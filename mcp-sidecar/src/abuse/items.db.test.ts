@@ -46,7 +46,10 @@ describe("confinement over MCP", () => {
   let owner: UserDoc;
   let ownWs: string;
   beforeAll(async () => {
-    sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000" }, "abusemcp");
+    // The invitation caps have their own tests (server/src/abuse/links-mail-items.db.test.ts); here
+    // thirty racing add_collaborator calls must reach the membership code, not stop at a cap.
+    const roomForRaces = { INVITES_PER_INVITER_PER_HOUR: "1000", INVITES_PER_WORKSPACE_PER_HOUR: "1000" };
+    sc = await startTestSidecar({ ANONYMOUS_REGISTRATION_ENABLED: "true", ANON_REG_PER_IP_PER_DAY: "1000", ...roomForRaces }, "abusemcp");
     owner = await makeUser(sc, `${uniq("owner")}@example.com`);
     ownWs = (await sc.database.c.workspaces.findOne({ _id: owner.defaultWorkspaceId ?? "" }))?.slug ?? "";
   });

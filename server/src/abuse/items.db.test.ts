@@ -28,7 +28,8 @@ describe("the app's HTTP surface", () => {
   let attackerWs: string;
 
   beforeAll(async () => {
-    srv = await startTestServer({}, "abuseitems");
+    // Racing adds must reach the membership code; the invitation caps have their own tests.
+    srv = await startTestServer({ INVITES_PER_INVITER_PER_HOUR: "1000", INVITES_PER_WORKSPACE_PER_HOUR: "1000" }, "abuseitems");
     victimEmail = `${uniq("victim")}@example.com`;
     victim = await signIn(srv, victimEmail);
     victimId = (await trpcData<{ id: string }>(await victim.query("me.get"))).id;
