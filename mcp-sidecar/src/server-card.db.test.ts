@@ -66,13 +66,14 @@ describe("the server card's claims", () => {
       "add_collaborator",
       "create_share_link",
     ]);
-    const additive = new Set(["create_page", "create_workspace", "create_collection", "insert_rows", "move_page"]);
+    const additive = new Set(["create_page", "create_workspace", "create_collection", "insert_rows", "move_page", "import_workspace"]);
     const idempotentWrites = new Set(["delete_page", "delete_row", "set_workspace_visibility", "add_collaborator"]);
     const client = await connectClient(sc);
     const { tools } = await client.listTools();
     for (const t of tools) {
       const a = t.annotations ?? {};
-      const reads = TOOL_CATALOG[t.name as keyof typeof TOOL_CATALOG].access === "read";
+      // export_workspace reads only; it is an owner's tool because the whole workspace leaves with it.
+      const reads = TOOL_CATALOG[t.name as keyof typeof TOOL_CATALOG].access === "read" || t.name === "export_workspace";
       expect(a.readOnlyHint, t.name).toBe(reads);
       expect(a.openWorldHint, t.name).toBe(false);
       if (reads) expect([a.destructiveHint, a.idempotentHint], t.name).toEqual([false, true]);

@@ -27,6 +27,8 @@ import { diffPageVersions } from "./diff-page-versions";
 import { movePage } from "./move-page";
 import { changeTable } from "./change-table";
 import { listChanges } from "./list-changes";
+import { exportWorkspace } from "./export-workspace";
+import { importWorkspace } from "./import-workspace";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -54,6 +56,8 @@ export const TOOLS: readonly ToolDef[] = [
   movePage,
   changeTable,
   listChanges,
+  exportWorkspace,
+  importWorkspace,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
