@@ -29,7 +29,8 @@ export function SearchPalette() {
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if (!isPaletteShortcut(event)) return;
+      // Already handled (⌘K / Ctrl-K links the selection inside the page editor).
+      if (event.defaultPrevented || !isPaletteShortcut(event)) return;
       event.preventDefault();
       setOpen(true);
     };
