@@ -60,13 +60,15 @@ test("the owner's app: workspace, page, live preview, agent conflict, publishing
     await page.getByRole("button", { name: /New workspace|Create your first workspace/ }).click();
     const form = page.getByRole("form", { name: "New workspace" });
     await form.getByLabel("Name").fill(wsName);
-    await form.getByLabel("Slug").fill(wsSlug);
+    await form.getByLabel("Address").fill(wsSlug);
     await form.getByRole("button", { name: "Create workspace" }).click();
     await expect(page).toHaveURL(new RegExp(`/app/buckets/${wsSlug}$`));
     await expect(page.getByRole("heading", { level: 1, name: wsName })).toBeVisible();
     await expect(page.getByText("No pages yet")).toBeVisible();
 
-    await page.getByRole("button", { name: "New page" }).click();
+    // "New page" makes an untitled page in one click (new-page.spec.ts); this one is made
+    // with its address chosen up front.
+    await page.getByRole("button", { name: "Choose address and format…" }).click();
     const dialog = page.getByRole("dialog", { name: "New page" });
     await dialog.getByLabel("Title").fill(pageTitle);
     await dialog.getByLabel("Address").fill(pageSlug);

@@ -7,7 +7,7 @@
 // asks first (an in-app link, and closing the tab); Ctrl+S saves from anywhere on the page;
 // no stale "unsaved changes" note after a save; the same on a phone in the dark theme. The
 // editor passes axe (0 serious or critical) at both widths in both themes.
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { type AxeFinding, checkScreen, describeFindings, isSerious } from "../support/a11y";
 import { uniqueEmail, uniqueSlug } from "../support/api";
 import { appApi } from "../support/app-api";
@@ -15,7 +15,9 @@ import { DESKTOP, keepScreens, PHONE, signInInBrowser } from "../support/browser
 import { editorText, pasteInto, typeAtEnd } from "../support/editor";
 import { callTool, mcpClient } from "../support/mcp";
 
-test.use({ viewport: DESKTOP });
+// The editor's code loads on the first Edit; on a busy machine that can take a while.
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.use({ viewport: DESKTOP, actionTimeout: 30_000 });
 
 // What an agent wrote: Windows line ends, "*" bullets, "__bold__", two trailing spaces (a
 // hard break), a tab. A rich editor would rewrite most of this on the first save.
@@ -31,7 +33,7 @@ test("writing in place: exact Markdown, toolbar and shortcuts, pasted links, aut
   page,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   const owner = uniqueEmail("writer");
   const ws = uniqueSlug("writing-ws");
   const slug = uniqueSlug("field-guide");

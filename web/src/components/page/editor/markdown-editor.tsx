@@ -3,8 +3,10 @@
 // agent's Markdown (docs/decisions.md). Markdown is styled as you type (headings larger, bold
 // bold, links coloured) with a toolbar and the usual shortcuts; pasting a URL over words links them.
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import { markdown, markdownLanguage } from "@codemirror/lang-markdown";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+// The Markdown language and its keys only, not markdown(): that one brings the HTML, CSS and
+// JavaScript languages along for embedded code (twice the download).
+import { markdownKeymap, markdownLanguage } from "@codemirror/lang-markdown";
+import { HighlightStyle, LanguageSupport, syntaxHighlighting } from "@codemirror/language";
 import { Annotation, EditorState } from "@codemirror/state";
 import { EditorView, type KeyBinding, keymap, placeholder as placeholderExt } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
@@ -104,8 +106,9 @@ export function MarkdownEditor({
         // read every line ending as a break and write them all back as "\n").
         EditorState.lineSeparator.of("\n"),
         history(),
-        keymap.of([...(kind === "markdown" ? shortcuts : []), ...defaultKeymap, ...historyKeymap]),
-        ...(kind === "markdown" ? [markdown({ base: markdownLanguage }), syntaxHighlighting(markdownStyle)] : []),
+        // Enter continues a list or a quote (markdownKeymap), as in other editors.
+        keymap.of([...(kind === "markdown" ? [...shortcuts, ...markdownKeymap] : []), ...defaultKeymap, ...historyKeymap]),
+        ...(kind === "markdown" ? [new LanguageSupport(markdownLanguage), syntaxHighlighting(markdownStyle)] : []),
         EditorView.lineWrapping,
         EditorView.contentAttributes.of(contentAttributes),
         theme,

@@ -20,6 +20,7 @@ import { BodyEditor } from "./body-editor";
 import { EditorBar } from "./editor-bar";
 import { DiscardedText, NewerVersion, ReferenceText, StoredDraftOffer } from "./editor-notes";
 import { type PageView, statusOf } from "./editor-session";
+import { useAddressFromTitle } from "./use-address-from-title";
 import { useLeaveGuard } from "./use-leave-guard";
 import { usePageSave } from "./use-page-save";
 import { useStoredDraft } from "./use-stored-draft";
@@ -57,6 +58,7 @@ export function PageEditor({
   // again by itself until it changes or the connection comes back.
   const [failedOn, setFailedOn] = useState<typeof draft | null>(null);
   useLeaveGuard(dirty || save.isPending);
+  useAddressFromTitle(page.workspace, base, (slug) => dispatch({ type: "moved", slug }));
 
   const submit = (event?: FormEvent, quiet = false) => {
     event?.preventDefault();
