@@ -72,7 +72,7 @@ test("finding your way: the sidebar, recent items in ⌘K, the drawer on a phone
     await p.goto(`/app/buckets/${ws}`);
     await expect(p.getByRole("heading", { level: 1, name: "Garden club" })).toBeVisible();
     await expect(p.getByRole("navigation", { name: "Sidebar" })).toBeHidden();
-    await p.getByRole("button", { name: "Menu" }).click();
+    await p.getByRole("button", { name: "Menu", exact: true }).click();
     const drawer = p.getByRole("dialog", { name: "Menu" });
     await expect(drawer).toBeVisible();
     await expect(drawer.getByRole("list", { name: "In Garden club" }).getByRole("link", { name: "Seed swap" })).toBeVisible();

@@ -117,13 +117,16 @@ test("writing in place: exact Markdown, toolbar and shortcuts, pasted links, aut
 
   await test.step("Ctrl+S saves from anywhere on the page (an untitled page is refused by it, but not by autosave)", async () => {
     const title = page.getByRole("form", { name: /^Edit / }).getByLabel("Title");
+    // Somewhere outside the text: the page's own heading (the preview's "# Field guide
+    // (spring)" is a level-1 heading too, and comes after it).
+    const outside = page.getByRole("heading", { level: 1 }).first();
     await title.fill("");
-    await page.getByRole("heading", { level: 1 }).click();
+    await outside.click();
     await page.keyboard.press("ControlOrMeta+s");
     await expect(page.getByText("Give the page a title.")).toBeVisible();
     await expect(title).toBeFocused();
     await title.fill("Field guide, spring");
-    await page.getByRole("heading", { level: 1 }).click();
+    await outside.click();
     await page.keyboard.press("ControlOrMeta+s");
     await expect(status).toHaveText(`Saved as version ${++version}`);
     expect((await api.query<Stored & { title: string }>("pages.get", { slug })).title).toBe("Field guide, spring");
@@ -181,9 +184,9 @@ test("writing in place: exact Markdown, toolbar and shortcuts, pasted links, aut
         .getByRole("status")
         .first(),
     ).toHaveText(`Saved as version ${++version}`);
-    await p.getByRole("button", { name: "Preview" }).click();
+    await p.getByRole("button", { name: "Preview", exact: true }).click();
     await expect(p.getByRole("document", { name: "Preview" }).getByText("Written on the trail.")).toBeVisible();
-    await p.getByRole("button", { name: "Write" }).click();
+    await p.getByRole("button", { name: "Write", exact: true }).click();
     await keepScreens(p, "writing-phone-dark");
     await phone.close();
   });
