@@ -75,7 +75,9 @@ export function AppArea() {
 
 function RoutePage({ route, params, user }: { route: AppRoute; params: Params; user: SignedInUser | null }) {
   // Another workspace or page is a fresh start: no state carries over from the last one.
-  const key = `${route.path}?${new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString()}`;
+  const screenParams = route.access === "public" ? route.screenParams : undefined;
+  const keyed = Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && (!screenParams || screenParams.includes(e[0])));
+  const key = `${route.path}?${new URLSearchParams(keyed).toString()}`;
   switch (route.access) {
     case "signed-in": {
       const Page = route.component;

@@ -1,10 +1,11 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { SignedInUser } from "../lib/session";
 import { AccountMenu } from "./account-menu";
 import { Brand } from "./brand";
 import { OfflineBanner, SignedOutDialog } from "./connection-notices";
 import { SearchPalette } from "./search-palette";
+import { SidebarContent, SidebarDrawer, useSidebarHidden } from "./sidebar/sidebar";
 import "./app-shell.css";
 
 /** A top-bar link that knows when it is the current page. */
@@ -30,8 +31,15 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
   // After moving to another page, start reading (and tabbing) from its content, as a full
   // page load would; the first page keeps the browser's own focus.
   useEffect(() => {
-    if (location !== firstLocation.current) mainRef.current?.focus();
+    // Not when the same screen only took a new address (a new page named on its first save):
+    // the person is typing there.
+    const keepFocus = (window.history.state as { keepFocus?: boolean } | null)?.keepFocus === true;
+    if (location !== firstLocation.current && !keepFocus) mainRef.current?.focus();
   }, [location]);
+
+  const [sidebarHidden, setSidebarHidden] = useSidebarHidden();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
 
   return (
     <div className="shell">
@@ -39,6 +47,28 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
         Skip to content
       </a>
       <header className={user ? "topbar" : "topbar topbar--visitor"}>
+        {user ? (
+          <>
+            <button
+              type="button"
+              className="button button--small button--quiet sidebar-toggle sidebar-toggle--side"
+              aria-expanded={!sidebarHidden}
+              aria-controls="sidebar"
+              onClick={() => setSidebarHidden(!sidebarHidden)}
+            >
+              {sidebarHidden ? "Show sidebar" : "Hide sidebar"}
+            </button>
+            <button
+              type="button"
+              className="button button--small button--quiet sidebar-toggle sidebar-toggle--drawer"
+              aria-haspopup="dialog"
+              aria-expanded={drawerOpen}
+              onClick={() => setDrawerOpen(true)}
+            >
+              Menu
+            </button>
+          </>
+        ) : null}
         <Brand />
         {user ? (
           <nav className="topbar__nav" aria-label="Main">
@@ -62,9 +92,17 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
         )}
       </header>
       <OfflineBanner />
-      <main id="main" ref={mainRef} className="main" tabIndex={-1}>
-        {children}
-      </main>
+      <div className="shell__body">
+        {user && !sidebarHidden ? (
+          <nav id="sidebar" className="sidebar sidebar--side" aria-label="Sidebar">
+            <SidebarContent />
+          </nav>
+        ) : null}
+        <main id="main" ref={mainRef} className="main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+      {user ? <SidebarDrawer open={drawerOpen} onClose={closeDrawer} /> : null}
       <SignedOutDialog signedIn={user !== null} />
     </div>
   );

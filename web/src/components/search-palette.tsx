@@ -6,12 +6,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useEffect, useId, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError } from "../lib/errors";
-import { isPaletteShortcut, moveActive, type SearchOption, searchOptions } from "../lib/search-options";
+import { useRecent } from "../lib/recent";
+import { isPaletteShortcut, moveActive, recentOptions, type SearchOption, searchOptions } from "../lib/search-options";
 import { useTRPC } from "../trpc";
 import { ModalDialog } from "./modal-dialog";
 import "./search-palette.css";
 
-const GROUPS: SearchOption["group"][] = ["Workspaces", "Pages", "Tables"];
+const GROUPS: SearchOption["group"][] = ["Recent", "Workspaces", "Pages", "Tables"];
 
 function useDebounced(value: string, ms: number): string {
   const [debounced, setDebounced] = useState(value);
@@ -29,7 +30,8 @@ export function SearchPalette() {
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if (!isPaletteShortcut(event)) return;
+      // Already handled (⌘K / Ctrl-K links the selection inside the page editor).
+      if (event.defaultPrevented || !isPaletteShortcut(event)) return;
       event.preventDefault();
       setOpen(true);
     };
@@ -57,14 +59,15 @@ export function SearchPalette() {
 function PaletteDialog({ onClose }: { onClose: () => void }) {
   const id = useId();
   const trpc = useTRPC();
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const [text, setText] = useState("");
   const [active, setActive] = useState(-1);
   const query = useDebounced(text.trim(), 150);
   const results = useQuery(
     trpc.search.everything.queryOptions({ query }, { enabled: query.length > 0 && query.length <= 100, placeholderData: keepPreviousData, staleTime: 5_000 }),
   );
-  const options = query ? searchOptions(results.data) : [];
+  const recent = useRecent();
+  const options = query ? searchOptions(results.data) : text.trim() ? [] : recentOptions(recent.filter((r) => r.href !== location));
   const current = active >= 0 && active < options.length ? active : options.length > 0 ? 0 : -1;
   const optionId = (i: number) => `${id}-opt-${i}`;
 
@@ -101,7 +104,9 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
   };
 
   const status = !query
-    ? "Type to search your workspaces, pages and tables."
+    ? options.length > 0
+      ? "Recently opened. Type to search your workspaces, pages and tables."
+      : "Type to search your workspaces, pages and tables."
     : results.isError
       ? describeError(results.error)
       : results.isPending

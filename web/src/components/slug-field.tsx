@@ -32,7 +32,7 @@ export function useNameAndSlug(onEdit?: () => void) {
 
 /** The slug input, in monospace, with the rule in its hint and an optional fixed prefix ("/a/"). */
 export function SlugField({
-  label = "Slug",
+  label = "Address",
   prefix,
   hint,
   placeholder,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPaletteShortcut, moveActive, searchOptions } from "./search-options";
+import { isPaletteShortcut, moveActive, recentOptions, searchOptions } from "./search-options";
 
 describe("the search palette's options", () => {
   it("lists workspaces, then pages, then tables, each with where it leads", () => {
@@ -14,6 +14,17 @@ describe("the search palette's options", () => {
       ["Tables", "Seeds", "/buckets/garden/tables/seeds"],
     ]);
     expect(searchOptions(undefined)).toEqual([]);
+  });
+
+  it("offers recent items, newest first, before anything is typed", () => {
+    const options = recentOptions([
+      { kind: "page", href: "/buckets/garden/compost", title: "Compost guide", where: "Garden club" },
+      { kind: "workspace", href: "/buckets/garden", title: "Garden club", where: "" },
+    ]);
+    expect(options.map((o) => [o.group, o.title, o.detail, o.href])).toEqual([
+      ["Recent", "Compost guide", "Garden club", "/buckets/garden/compost"],
+      ["Recent", "Garden club", "Workspace", "/buckets/garden"],
+    ]);
   });
 
   it("moves the active option with wrap-around", () => {

@@ -1,11 +1,12 @@
 // The ⌘K palette's results as one list the keyboard walks through, and where each leads.
+import type { RecentItem } from "./recent";
 import type { RouterOutputs } from "../trpc";
 
 export type SearchResults = RouterOutputs["search"]["everything"];
 
 export interface SearchOption {
   key: string;
-  group: "Workspaces" | "Pages" | "Tables";
+  group: "Recent" | "Workspaces" | "Pages" | "Tables";
   title: string;
   /** Where it is: the workspace's name (for pages and tables) or the slug. */
   detail: string;
@@ -43,4 +44,9 @@ export function moveActive(index: number, count: number, step: 1 | -1): number {
 /** ⌘K on a Mac, Ctrl-K elsewhere (either works everywhere). */
 export function isPaletteShortcut(event: Pick<KeyboardEvent, "key" | "metaKey" | "ctrlKey" | "altKey" | "shiftKey">): boolean {
   return (event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "k";
+}
+
+/** Before anything is typed: what was opened lately, newest first. */
+export function recentOptions(items: RecentItem[]): SearchOption[] {
+  return items.map((r) => ({ key: `r:${r.href}`, group: "Recent", title: r.title, detail: r.where || "Workspace", href: r.href }));
 }

@@ -11,11 +11,11 @@ export function isValidSlug(slug: string): boolean {
 
 /** What is wrong with a slug, in words, or null when it is fine. */
 export function slugProblem(slug: string): string | null {
-  if (slug.length === 0) return "Choose a slug.";
+  if (slug.length === 0) return "Choose an address.";
   if (slug.length > SLUG_MAX) return `Keep it to ${SLUG_MAX} characters or fewer (this one has ${slug.length}).`;
   if (/[A-Z]/.test(slug)) return "Use lower-case letters only.";
   if (/[^a-z0-9-]/.test(slug)) return "Use only letters a–z, digits and hyphens (no spaces or accents).";
-  if (slug.startsWith("-") || slug.endsWith("-")) return "A slug can’t start or end with a hyphen.";
+  if (slug.startsWith("-") || slug.endsWith("-")) return "An address can’t start or end with a hyphen.";
   return isValidSlug(slug) ? null : "Use lower-case letters, digits and hyphens.";
 }
 

@@ -33,7 +33,16 @@ export type AppRoute =
       component: LazyExoticComponent<ComponentType<SignedInPageProps>>;
       signIn?: LazyExoticComponent<ComponentType<SignInStepProps>>;
     }
-  | { path: string; access: "public"; component: LazyExoticComponent<ComponentType<PublicPageProps>> };
+  | {
+      path: string;
+      access: "public";
+      component: LazyExoticComponent<ComponentType<PublicPageProps>>;
+      /**
+       * The params that make it another screen (default: all). A page keeps its screen (and an
+       * open editor) when only its address changes; it tells pages apart by id itself.
+       */
+      screenParams?: string[];
+    };
 
 export const appRoutes: AppRoute[] = [
   {
@@ -66,6 +75,7 @@ export const appRoutes: AppRoute[] = [
   {
     path: "/buckets/:slug/:pageSlug",
     access: "public",
+    screenParams: ["slug"],
     component: lazy(() => import("./page").then((m) => ({ default: m.PagePage }))),
   },
 ];

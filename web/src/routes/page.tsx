@@ -1,7 +1,7 @@
 // /app/buckets/:slug/:pageSlug — one page: the published artifact in a sandboxed frame sized
 // to its content, its link, the history, and for those who may edit, the editor.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useSearchParams } from "wouter";
 import { ActorName } from "../components/actor-name";
 import { VisibilityBadge } from "../components/badges";
@@ -11,7 +11,6 @@ import { CopyButton } from "../components/copy-button";
 import { ArtifactFrame } from "../components/page/artifact-frame";
 import { HistoryPanel } from "../components/page/history-panel";
 import { LiveTablesNote } from "../components/page/live-tables-note";
-import { PageEditor } from "../components/page/editor/page-editor";
 import { MovePageDialog } from "../components/page/move-page-dialog";
 import { useDeletePage } from "../components/page/use-delete-page";
 import { NotFound } from "../components/not-found";
@@ -19,11 +18,15 @@ import { PageError, PageLoading } from "../components/page-state";
 import { TimeAgo } from "../components/time-ago";
 import { useDirectory } from "../components/workspace/use-directory";
 import { isNotFound } from "../lib/errors";
+import { recordRecent } from "../lib/recent";
 import { signInHref } from "../lib/safe-next";
 import { tableSpecsOf } from "../lib/table/table-view-specs";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
 import "./page.css";
+
+// The editor (CodeMirror and its Markdown support) loads when someone edits, not for reading.
+const PageEditor = lazy(() => import("../components/page/editor/page-editor").then((m) => ({ default: m.PageEditor })));
 
 export function PagePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";
@@ -32,6 +35,8 @@ export function PagePage({ user, params }: PublicPageProps) {
   const [search, setSearch] = useSearchParams();
   const editing = search.get("edit") === "1";
   const historyOpen = search.get("history") === "1";
+  // Just made with "New page": the title is selected to type over.
+  const fresh = search.get("new") === "1";
 
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
   // While editing, look for other people's (and agents') saves every 15 s, so a conflict
@@ -44,6 +49,10 @@ export function PagePage({ user, params }: PublicPageProps) {
   const ws = workspace.data;
   const isMember = Boolean(user && ws?.role);
   const directory = useDirectory(slug, user?.id ?? null, isMember);
+  const opened = page.data && ws && user ? { href: `/buckets/${slug}/${page.data.slug}`, title: page.data.title, where: ws.name } : null;
+  useEffect(() => {
+    if (opened) recordRecent({ kind: "page", ...opened });
+  }, [opened?.href, opened?.title, opened?.where]);
 
   const setFlag = (name: "edit" | "history", on: boolean) =>
     setSearch(
@@ -51,6 +60,7 @@ export function PagePage({ user, params }: PublicPageProps) {
         const next = new URLSearchParams(prev);
         if (on) next.set(name, "1");
         else next.delete(name);
+        if (name === "edit" && !on) next.delete("new");
         return next;
       },
       { replace: name === "history" },
@@ -140,7 +150,9 @@ export function PagePage({ user, params }: PublicPageProps) {
           {showEditor ? (
             // The editor keeps the version it opened on as its base until it saves; `latest`
             // tells it when someone else has saved meanwhile.
-            <PageEditor page={data} latest={data} directory={directory} onClose={() => setFlag("edit", false)} />
+            <Suspense fallback={<PageLoading label="Opening the editor…" />}>
+              <PageEditor key={data.page_id} page={data} latest={data} directory={directory} fresh={fresh} onClose={() => setFlag("edit", false)} />
+            </Suspense>
           ) : (
             <div className="artifact">
               <ArtifactFrame path={artifactPath} version={data.version} title={`${data.title} (the published page)`} />

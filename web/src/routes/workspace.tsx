@@ -1,7 +1,7 @@
 // /app/buckets/:slug — a workspace: its pages, and for its members the activity, people,
 // agents and sharing. A public workspace shows its pages to visitors who are not signed in.
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Link, useSearchParams } from "wouter";
 import { RoleBadge, SandboxBadge, VisibilityBadge } from "../components/badges";
 import { Breadcrumb } from "../components/breadcrumb";
@@ -13,6 +13,8 @@ import { ActivityPanel } from "../components/workspace/activity-panel";
 import { AgentsPanel } from "../components/workspace/agents-panel";
 import { MembersPanel } from "../components/workspace/members-panel";
 import { NewPageDialog } from "../components/workspace/new-page-dialog";
+import { recordRecent } from "../lib/recent";
+import { useNewPage } from "../components/workspace/use-new-page";
 import { NewTableDialog } from "../components/workspace/new-table-dialog";
 import { PagesPanel } from "../components/workspace/pages-panel";
 import { SettingsPanel } from "../components/workspace/settings-panel";
@@ -20,7 +22,7 @@ import { SharingPanel } from "../components/workspace/sharing-panel";
 import { TablesPanel } from "../components/workspace/tables-panel";
 import { useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
-import { isNotFound } from "../lib/errors";
+import { describeError, isNotFound } from "../lib/errors";
 import { formatBytes, plural } from "../lib/format";
 import { signInHref } from "../lib/safe-next";
 import { useTRPC } from "../trpc";
@@ -35,9 +37,14 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
   const [search, setSearch] = useSearchParams();
   const [newPageOpen, setNewPageOpen] = useState(false);
   const [newTableOpen, setNewTableOpen] = useState(false);
+  const newPage = useNewPage(slug);
   const tabsId = useId();
 
   const ws = workspace.data;
+  const wsName = user && ws ? ws.name : null;
+  useEffect(() => {
+    if (wsName) recordRecent({ kind: "workspace", href: `/buckets/${slug}`, title: wsName, where: "" });
+  }, [slug, wsName]);
   const isMember = Boolean(user && ws?.role);
   const canManage = Boolean(ws?.can_manage);
   const directory = useDirectory(slug, user?.id ?? null, isMember);
@@ -104,13 +111,24 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
                 <span aria-hidden="true">+</span> New table
               </button>
             ) : data.can_write ? (
-              <button type="button" className="button button--primary" onClick={() => setNewPageOpen(true)}>
-                <span aria-hidden="true">+</span> New page
-              </button>
+              <>
+                <button type="button" className="button" onClick={() => setNewPageOpen(true)}>
+                  Choose address and format…
+                </button>
+                <button type="button" className="button button--primary" onClick={newPage.start} disabled={newPage.pending}>
+                  <span aria-hidden="true">+</span> New page
+                </button>
+              </>
             ) : null}
           </div>
         ) : null}
       </header>
+
+      {newPage.error ? (
+        <p className="callout callout--warn" role="alert">
+          The new page wasn’t made. {describeError(newPage.error)}
+        </p>
+      ) : null}
 
       {!user || !isMember ? (
         <ReadOnlyBanner signedIn={user !== null} isMember={isMember} what="workspace" path={`/buckets/${slug}`} />
@@ -136,13 +154,13 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
             canManage={canManage}
             meId={user?.id ?? ""}
             directory={directory}
-            onNewPage={() => setNewPageOpen(true)}
+            onNewPage={newPage.start}
             onNewTable={() => setNewTableOpen(true)}
             workspace={data}
           />
         </TabPanel>
       ) : (
-        <PagesPanel slug={slug} canWrite={data.can_write} directory={directory} onNewPage={() => setNewPageOpen(true)} />
+        <PagesPanel slug={slug} canWrite={data.can_write} directory={directory} onNewPage={newPage.start} />
       )}
 
       {data.can_write ? <NewPageDialog open={newPageOpen} workspace={slug} onClose={() => setNewPageOpen(false)} /> : null}

@@ -34,7 +34,7 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
   const localSlugProblem = slugProblem(slug);
   const serverSlugProblem = create.error
     ? isConflict(create.error)
-      ? `“${slug}” is already taken. Try another slug.`
+      ? `“${slug}” is already taken. Try another address.`
       : fieldIssue(create.error, "slug")
     : null;
   const serverNameProblem = create.error ? fieldIssue(create.error, "name") : null;
@@ -80,7 +80,7 @@ export function CreateWorkspaceForm({ onCancel }: { onCancel?: () => void }) {
           error={slugError}
           hint={
             <>
-              Lower-case letters, digits and hyphens; up to {SLUG_MAX}. It’s in the address: <span className="mono">/app/buckets/{slug || "…"}</span>
+              Lower-case letters, digits and hyphens; up to {SLUG_MAX}. It’s in the workspace’s link: <span className="mono">/b/{slug || "…"}</span>
             </>
           }
         />

@@ -50,7 +50,7 @@ export function NewTableDialog({ open, workspace, onClose }: { open: boolean; wo
   const localSlugProblem = name.trim() ? slugProblem(slug) : null;
   const serverSlug = create.error
     ? isConflict(create.error)
-      ? `This workspace already has a table or collection called “${slug}”. Choose another.`
+      ? `This workspace already has a table or collection called “${slug}”. Choose another address.`
       : fieldIssue(create.error, "slug")
     : null;
   const nameError = create.error ? fieldIssue(create.error, "name") : null;

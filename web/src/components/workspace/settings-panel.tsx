@@ -60,7 +60,7 @@ function NameSection({ workspace }: { workspace: Workspace }) {
           label="Workspace name"
           hint={
             <>
-              Its address stays <span className="mono">/app/buckets/{workspace.slug}</span>, so links keep working.
+              Its address stays <span className="mono">/b/{workspace.slug}</span>, so links keep working.
             </>
           }
           error={(rename.error ? (fieldIssue(rename.error, "name") ?? describeError(rename.error)) : null) ?? (name.trim() ? null : problem)}

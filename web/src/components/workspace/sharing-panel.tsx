@@ -13,8 +13,8 @@ type Workspace = RouterOutputs["workspaces"]["get"];
 export function PublicStatement({ slug }: { slug: string }) {
   return (
     <>
-      Anyone with the link can read every page at <span className="mono">/a/…</span> and the workspace at <span className="mono">/app/buckets/{slug}</span>,
-      without signing in. Search engines and link previews may show them. Only members and their agents can change anything.
+      Anyone with the link can read every page at <span className="mono">/a/…</span> and the workspace at <span className="mono">/b/{slug}</span>, without
+      signing in. Search engines and link previews may show them. Only members and their agents can change anything.
     </>
   );
 }
@@ -33,7 +33,8 @@ export function SharingPanel({ workspace }: { workspace: Workspace }) {
     }),
   );
   const isPublic = workspace.visibility === "public";
-  const workspaceLink = `${window.location.origin}/app/buckets/${workspace.slug}`;
+  // The short link (/b/…) that redirects into the app: the same everywhere it is shown.
+  const workspaceLink = `${window.location.origin}/b/${workspace.slug}`;
   const unclaimed = workspace.sandbox?.state === "unclaimed";
 
   return (

@@ -1,7 +1,9 @@
-// The page's text beside its live preview (on phones one at a time, chosen with Write /
-// Preview): Markdown rendered as it will be published, HTML in a sandboxed frame.
+// The page's text, written in place in a real editor (markdown-editor.tsx), beside its live
+// preview on wide screens (on phones one at a time, chosen with Write / Preview): Markdown
+// rendered as it will be published, HTML in a sandboxed frame.
 import { lazy, Suspense, useId, useMemo } from "react";
 import type { BodyPart } from "../rendered-body";
+import { MarkdownEditor } from "./markdown-editor";
 
 const RenderedBody = lazy(() => import("../rendered-body").then((m) => ({ default: m.RenderedBody })));
 
@@ -12,6 +14,7 @@ export function BodyEditor({
   pane,
   title,
   summary,
+  autoFocus = false,
 }: {
   kind: "markdown" | "html";
   body: string;
@@ -19,29 +22,29 @@ export function BodyEditor({
   pane: "write" | "preview";
   title: string;
   summary: string;
+  autoFocus?: boolean;
 }) {
   const id = useId();
   const previewParts = useMemo<BodyPart[]>(() => [{ kind, body }], [kind, body]);
   return (
     <div className={`editor__split editor__split--${pane}`}>
       <div className="editor__pane editor__pane--write">
-        <label className="editor__pane-label" htmlFor={`${id}-body`}>
+        <span className="editor__pane-label" id={`${id}-body-label`}>
           {kind === "markdown" ? "Markdown" : "HTML"}
-        </label>
-        <textarea
-          id={`${id}-body`}
-          className="editor__textarea"
+        </span>
+        <MarkdownEditor
+          kind={kind}
           value={body}
-          spellCheck={kind === "markdown"}
-          autoCapitalize="sentences"
-          onChange={(e) => onChange(e.target.value)}
-          aria-describedby={`${id}-body-hint`}
-          placeholder={kind === "markdown" ? "# A heading\n\nWrite in Markdown…" : "<!doctype html>\n<html>…"}
+          onChange={onChange}
+          labelledBy={`${id}-body-label`}
+          describedBy={`${id}-body-hint`}
+          autoFocus={autoFocus}
+          placeholder={kind === "markdown" ? "Start writing… (# for a heading, - for a list)" : "<!doctype html>\n<html>…"}
         />
         <p id={`${id}-body-hint`} className="field__hint">
           {kind === "markdown"
-            ? "Markdown: # heading, **bold**, _italic_, - list, [link](https://…), | tables |. Ctrl+S saves."
-            : "A whole HTML document. It runs in a sandbox, apart from Atelier. Ctrl+S saves."}
+            ? "Saved as you pause. Ctrl+B bold, Ctrl+I italic, Ctrl+K link; paste a link over words to link them; Ctrl+S saves now."
+            : "A whole HTML document. It runs in a sandbox, apart from Atelier. Saved as you pause; Ctrl+S saves now."}
         </p>
       </div>
       <div className="editor__pane editor__pane--preview" aria-label="Preview">

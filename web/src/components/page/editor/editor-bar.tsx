@@ -37,7 +37,7 @@ export function EditorBar({
       ) : null}
       <div className="editor__actions">
         <button type="button" className="button button--small" onClick={onClose} disabled={saving}>
-          {dirty ? "Cancel" : "Done"}
+          Done
         </button>
         {showSave ? (
           <button

@@ -42,6 +42,8 @@ export type EditorAction =
   | { type: "take-theirs" }
   | { type: "combine" }
   | { type: "load"; page: PageView }
+  /** The page took a new address (no new version): later saves go to it. */
+  | { type: "moved"; slug: string }
   | { type: "put-back" }
   | { type: "dismiss-discarded" }
   | { type: "hide-reference" };
@@ -97,6 +99,8 @@ export function editorReducer(state: EditorSession, action: EditorAction): Edito
       };
     case "load":
       return { ...state, base: action.page, draft: draftOf(action.page) };
+    case "moved":
+      return { ...state, base: { ...state.base, slug: action.slug } };
     case "put-back":
       return state.discarded ? { ...state, draft: state.discarded, discarded: null } : state;
     case "dismiss-discarded":

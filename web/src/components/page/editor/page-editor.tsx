@@ -1,12 +1,15 @@
-// Editing a page: title, summary and the body (Markdown with a live preview, or HTML with a
-// sandboxed preview). Saving says which version it builds on (expected_version); when
+// Editing a page: title, summary and the body (Markdown written in place with a live preview,
+// or HTML with a sandboxed preview). It saves itself after each pause in typing (one version
+// per pause, not per keystroke) and on Ctrl/⌘+S anywhere on the page; a failed save is tried
+// again when the connection comes back. Saving says which version it builds on (expected_version); when
 // someone else saved meanwhile, the conflict panel shows both texts and lets the person
 // choose, and nothing typed is ever thrown away. The state lives in editor-session.ts
 // (what is on screen), use-page-save.ts (saving) and use-stored-draft.ts (the browser copy).
-import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { Directory } from "../../../lib/actors";
 import { draftOf, editableKind, keepMine, sameDraft, tablesOf, tablesText } from "../../../lib/draft";
-import { describeError, fieldIssue, isVersionConflict } from "../../../lib/errors";
+import { useConnection } from "../../../lib/connection";
+import { describeError, fieldIssue, isNetworkFailure, isVersionConflict } from "../../../lib/errors";
 import { mergeDrafts } from "../../../lib/merge";
 import { ActorName } from "../../actor-name";
 import { CopyButton } from "../../copy-button";
@@ -17,15 +20,21 @@ import { BodyEditor } from "./body-editor";
 import { EditorBar } from "./editor-bar";
 import { DiscardedText, NewerVersion, ReferenceText, StoredDraftOffer } from "./editor-notes";
 import { type PageView, statusOf } from "./editor-session";
+import { useAddressFromTitle } from "./use-address-from-title";
+import { useLeaveGuard } from "./use-leave-guard";
 import { usePageSave } from "./use-page-save";
 import { useStoredDraft } from "./use-stored-draft";
 import "./page-editor.css";
+
+/** How long a pause in typing is before the page saves itself. */
+export const AUTOSAVE_PAUSE_MS = 1500;
 
 export function PageEditor({
   page,
   latest,
   directory,
   onClose,
+  fresh = false,
 }: {
   /** The page as it was when editing started. */
   page: PageView;
@@ -33,6 +42,8 @@ export function PageEditor({
   latest: PageView;
   directory: Directory;
   onClose: () => void;
+  /** A page just made with "New page": the title is selected to type over. */
+  fresh?: boolean;
 }) {
   const kind = editableKind(page);
   const { session, dispatch, save, send } = usePageSave(page);
@@ -41,36 +52,80 @@ export function PageEditor({
   const [titleProblem, setTitleProblem] = useState<string | null>(null);
   const titleRef = useRef<HTMLInputElement>(null);
   const dirty = !sameDraft(draft, draftOf(base));
-  const stored = useStoredDraft(page.slug, draftOf(page), { dirty, draft, baseVersion: base.version });
+  const stored = useStoredDraft(page.slug, draftOf(page), { dirty, draft, baseVersion: base.version, savedVersion: session.savedVersion });
+  const connection = useConnection();
+  // The draft a save failed on for a reason other than a race (offline, refused): not sent
+  // again by itself until it changes or the connection comes back.
+  const [failedOn, setFailedOn] = useState<typeof draft | null>(null);
+  useLeaveGuard(dirty || save.isPending);
+  useAddressFromTitle(page.workspace, base, (slug) => dispatch({ type: "moved", slug }));
 
-  const submit = (event?: FormEvent) => {
+  const submit = (event?: FormEvent, quiet = false) => {
     event?.preventDefault();
     if (save.isPending || conflict) return;
     if (!draft.title.trim()) {
+      // An autosave waits quietly for a title; only an explicit save says so.
+      if (quiet) return;
       setTitleProblem("Give the page a title.");
       titleRef.current?.focus();
       return;
     }
     setTitleProblem(null);
+    setFailedOn(null);
+    lastSent.current = draft;
     send(base, draft, false);
   };
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
 
-  // Ctrl/Cmd+S saves, as in any editor.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
-      event.preventDefault();
-      submit();
-    }
-  };
+  // Ctrl/⌘+S saves from anywhere on the page, not only from inside the text.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if ((event.metaKey || event.ctrlKey) && !event.altKey && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        submitRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  // Autosave: a pause in typing saves (one version per pause, not one per keystroke).
+  const saveFailed = Boolean(save.error) && !isVersionConflict(save.error);
+  const lastSent = useRef(draft);
+  useEffect(() => {
+    if (saveFailed) setFailedOn(lastSent.current);
+  }, [saveFailed]);
+  useEffect(() => {
+    if (!fresh) return;
+    titleRef.current?.focus();
+    titleRef.current?.select();
+  }, [fresh]);
+  const waiting = dirty && !conflict && !save.isPending && failedOn !== draft && !connection.offline;
+  useEffect(() => {
+    if (!waiting) return undefined;
+    const timer = window.setTimeout(() => submitRef.current(undefined, true), AUTOSAVE_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [waiting, draft]);
+
+  // Back online: what failed is sent again.
+  const wasOffline = useRef(connection.offline);
+  useEffect(() => {
+    const cameBack = wasOffline.current && !connection.offline;
+    wasOffline.current = connection.offline;
+    if (cameBack && dirty && !conflict) submitRef.current(undefined, true);
+  }, [connection.offline, dirty, conflict]);
 
   const newer = !conflict && latest.version > base.version ? latest : null;
   const serverError =
     save.error && !isVersionConflict(save.error) && !conflict
-      ? (fieldIssue(save.error, "title") ?? fieldIssue(save.error, "body_markdown") ?? fieldIssue(save.error, "tables") ?? describeError(save.error))
+      ? isNetworkFailure(save.error)
+        ? "Not saved yet: Atelier can’t be reached. Your text stays here and is saved when the connection comes back."
+        : (fieldIssue(save.error, "title") ?? fieldIssue(save.error, "body_markdown") ?? fieldIssue(save.error, "tables") ?? describeError(save.error))
       : null;
 
   return (
-    <form className="editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label={`Edit ${page.title}`}>
+    <form className="editor" onSubmit={submit} noValidate aria-label={`Edit ${page.title}`}>
       <EditorBar
         status={statusOf(session, save.isPending, dirty)}
         dirty={dirty}
@@ -183,6 +238,7 @@ export function PageEditor({
               pane={pane}
               title={draft.title}
               summary={draft.summary}
+              autoFocus={!fresh}
             />
           )}
           <TableViewsField

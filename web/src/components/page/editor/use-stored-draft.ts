@@ -4,12 +4,17 @@
 import { useEffect, useRef, useState } from "react";
 import { clearStoredDraft, type Draft, loadStoredDraft, type StoredDraft, sameDraft, storeDraft, storedAsDraft } from "../../../lib/draft";
 
-export function useStoredDraft(slug: string, opened: Draft, now: { dirty: boolean; draft: Draft; baseVersion: number }) {
-  const { dirty, draft, baseVersion } = now;
+export function useStoredDraft(slug: string, opened: Draft, now: { dirty: boolean; draft: Draft; baseVersion: number; savedVersion: number | null }) {
+  const { dirty, draft, baseVersion, savedVersion } = now;
   const [offer, setOffer] = useState<StoredDraft | null>(() => {
     const stored = loadStoredDraft(slug);
     return stored && !sameDraft(storedAsDraft(stored, opened), opened) ? stored : null;
   });
+  // Once a save went through, an offer of older unsaved work is out of date: it goes (the
+  // copy it offered was replaced by the save), so no stale "unsaved changes" note stays up.
+  useEffect(() => {
+    if (savedVersion !== null) setOffer(null);
+  }, [savedVersion]);
 
   useEffect(() => {
     if (!dirty) return undefined;
