@@ -4,7 +4,7 @@
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { addMemberByEmail } from "@atelier/shared/domain/members";
 import { createWorkspaceFor } from "@atelier/shared/domain/workspaces";
-import type { UserDoc } from "@atelier/shared/db/index";
+import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, makeToken, makeUser, startTestSidecar, type TestSidecar } from "./testing";
