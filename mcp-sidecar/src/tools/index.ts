@@ -26,6 +26,11 @@ import { diffPageVersions } from "./diff-page-versions";
 import { movePage } from "./move-page";
 import { changeTable } from "./change-table";
 import { listChanges } from "./list-changes";
+import { pushImage } from "./push-image";
+import { createUploadUrl } from "./create-upload-url";
+import { finishUpload } from "./finish-upload";
+import { listFiles } from "./list-files";
+import { deleteFile } from "./delete-file";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -53,6 +58,11 @@ export const TOOLS: readonly ToolDef[] = [
   movePage,
   changeTable,
   listChanges,
+  pushImage,
+  createUploadUrl,
+  finishUpload,
+  listFiles,
+  deleteFile,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
