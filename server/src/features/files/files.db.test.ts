@@ -136,7 +136,7 @@ describe("upload URLs", () => {
     const ws = await newWorkspace("public");
     const putBytes = async (body: Buffer, type: string) => {
       const u = await createUploadUrl(srv.deps, me, { workspace: ws.slug });
-      return fetch(`${srv.url}${path(u.upload_url)}`, { method: "PUT", body, headers: { "content-type": type } });
+      return fetch(`${srv.url}${path(u.upload_url)}`, { method: "PUT", body: new Uint8Array(body), headers: { "content-type": type } });
     };
     const html = await putBytes(Buffer.from("<!DOCTYPE html><html><script>document.title='pwned'</script></html>"), "image/png");
     expect(html.status).toBe(415);
