@@ -408,7 +408,7 @@ export async function findServedFile(
 }
 
 /** The headers a file is served with (docs/security.md#files). */
-export function fileHeaders(file: Pick<FileDoc, "type" | "ext" | "sha256" | "size">, isPublic: boolean): Record<string, string> {
+export function fileHeaders(file: Pick<FileDoc, "type" | "ext" | "sha256" | "size">, shownElsewhere: boolean): Record<string, string> {
   const inline = INLINE_TYPES.has(file.type);
   return {
     "Content-Type": file.type === "text/plain" ? "text/plain; charset=utf-8" : file.type,
@@ -416,8 +416,9 @@ export function fileHeaders(file: Pick<FileDoc, "type" | "ext" | "sha256" | "siz
     "X-Content-Type-Options": "nosniff",
     // Nothing a file carries may run, load or be framed by others; a PDF viewer still works (it is the browser's).
     "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox; frame-ancestors 'self'",
-    // A public file may be shown elsewhere; a private one only by our own pages.
-    "Cross-Origin-Resource-Policy": isPublic ? "cross-origin" : "same-origin",
+    // A public file may be shown anywhere, and a granted one by a sandboxed page (an opaque
+    // origin: "same-origin" would block it); one read with a session only by the app itself.
+    "Cross-Origin-Resource-Policy": shownElsewhere ? "cross-origin" : "same-origin",
     "Referrer-Policy": "no-referrer",
     "Content-Disposition": inline ? "inline" : `attachment; filename="${file.sha256.slice(0, 16)}.${file.ext}"`,
     ETag: `"${file.sha256}"`,

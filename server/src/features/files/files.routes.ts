@@ -22,9 +22,9 @@ function notFound(res: Response): void {
     .json({ error: "not_found", error_description: "No such file, or you may not read it." });
 }
 
-async function send(req: Request, res: Response, found: ServedFile | null): Promise<void> {
+async function send(req: Request, res: Response, found: ServedFile | null, granted = false): Promise<void> {
   if (!found) return notFound(res);
-  res.set(fileHeaders(found.file, found.isPublic));
+  res.set(fileHeaders(found.file, found.isPublic || granted));
   res.set("Cache-Control", found.isPublic ? PUBLIC_FILE_CACHE : PRIVATE_FILE_CACHE);
   if (etagMatches(req.get("if-none-match"), `"${found.file.sha256}"`)) {
     res.removeHeader("Content-Length");
@@ -79,7 +79,7 @@ export function fileRoutes(deps: Deps): Router {
   });
   // With a grant given with a private page (to a member, or through a share link).
   r.get("/files/g/:grant/:workspace/:name", async (req, res) => {
-    await send(req, res, await findServedFile(deps, { grant: String(req.params.grant) }, String(req.params.workspace), String(req.params.name)));
+    await send(req, res, await findServedFile(deps, { grant: String(req.params.grant) }, String(req.params.workspace), String(req.params.name)), true);
   });
   r.put("/files/uploads/:secret", async (req, res) => {
     const data = await readBody(req, deps.config.FILE_MAX_BYTES);
