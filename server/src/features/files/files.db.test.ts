@@ -9,7 +9,7 @@ import { addFile } from "@atelier/shared/domain/files";
 import { createUploadUrl } from "@atelier/shared/domain/uploads";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
+import { type Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
 let srv: TestServer;
 let owner: Browser;
