@@ -33,8 +33,8 @@ import { findTool } from "./tools/index";
 
 const ALLOW_HEADERS = "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
 const EXPOSE_HEADERS = "WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, Retry-After";
-/** The /mcp body limit: a 1 MiB page body, JSON-escaped, fits. */
-const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** The /mcp body limit: a 1 MiB page body, JSON-escaped, fits, and push_image's 5 MB of image in base64 (6.7 MB). */
+const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /**
  * JSON-RPC batches belong to protocol versions 2024-11-05 and 2025-03-26 (a request without

@@ -348,7 +348,7 @@ describe("HTTP answers", () => {
     }
   });
 
-  it("reads the body itself: over 4 MB is 413 (declared or streamed), gzip is inflated within the limit, a JSON scalar or an unknown encoding is a parse error", async () => {
+  it("reads the body itself: over 8 MB is 413 (declared or streamed), gzip is inflated within the limit, a JSON scalar or an unknown encoding is a parse error", async () => {
     const post = (body: BodyInit, headers: Record<string, string> = {}) =>
       fetch(`${sc.url}/mcp`, {
         method: "POST",
@@ -357,12 +357,12 @@ describe("HTTP answers", () => {
         duplex: "half",
       } as RequestInit);
     const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
-    const big = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${"x".repeat(4 * 1024 * 1024)}"}}`;
+    const big = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"${"x".repeat(8 * 1024 * 1024)}"}}`;
     const declared = await post(big);
     expect(declared.status).toBe(413);
     expect(await declared.json()).toMatchObject({ error: "payload_too_large" });
     // No Content-Length: counted as it arrives.
-    const chunks = [big.slice(0, 1_000_000), big.slice(1_000_000, 3_000_000), big.slice(3_000_000)];
+    const chunks = [big.slice(0, 2_000_000), big.slice(2_000_000, 6_000_000), big.slice(6_000_000)];
     const streamed = await post(
       new ReadableStream({
         pull(c) {

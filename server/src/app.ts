@@ -6,6 +6,7 @@ import { createHttpLogger } from "@atelier/shared/http-log";
 import { createContextFactory, type Deps } from "./context";
 import { healthHandler } from "@atelier/shared/health";
 import { artifactRoutes } from "./features/artifacts/artifacts.routes";
+import { fileRoutes } from "./features/files/files.routes";
 import { agentAuthRoutes } from "./features/agent-auth/agent-auth.routes";
 import { discoveryRoutes } from "./features/discovery/discovery.routes";
 import { notFound } from "./http/errors";
@@ -53,6 +54,7 @@ export function createApp(deps: Deps): Express {
     }),
   );
   app.use(artifactRoutes(deps));
+  app.use(fileRoutes(deps));
   app.use(discoveryRoutes(deps));
   app.use(agentAuthRoutes(deps));
   app.use(workspaceArchiveRoutes(deps));

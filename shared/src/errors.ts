@@ -53,6 +53,7 @@ export const ERROR_TABLE = {
   claim_window_expired: { http: 410, trpc: "BAD_REQUEST", mcp: "tool" },
   cursor_expired: { http: 410, trpc: "BAD_REQUEST", mcp: "tool" },
   payload_too_large: { http: 413, trpc: "PAYLOAD_TOO_LARGE", mcp: "tool" },
+  unsupported_media_type: { http: 415, trpc: "BAD_REQUEST", mcp: "tool" },
   limit_exceeded: { http: 403, trpc: "FORBIDDEN", mcp: "tool" },
   rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS", mcp: "http" },
   unavailable: { http: 503, trpc: "SERVICE_UNAVAILABLE", mcp: "http" },

@@ -14,6 +14,8 @@ import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { updatePage } from "@atelier/shared/domain/pages/update-page";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { createShareLink } from "@atelier/shared/domain/share-links";
+import { addFile } from "@atelier/shared/domain/files";
+import { createUploadUrl } from "@atelier/shared/domain/uploads";
 import { createCollection } from "@atelier/shared/domain/tables/create-collection";
 import { insertRows } from "@atelier/shared/domain/tables/insert-rows";
 import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
@@ -60,6 +62,11 @@ interface Fixture {
   atable: string;
   arow: string;
   sandbox: string;
+  vfile: string;
+  afile: string;
+  vupload: string;
+  aupload: string;
+  png: string;
 }
 
 const MISSING_ROW = "row_AAAAAAAAAAAAAAAAAAAA";
@@ -180,6 +187,20 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { workspace: f.aws, page: f.apage },
       fields: { workspace: ws([f.vpriv, f.vpub]), page: page([f.vpage, f.vpubPage]) },
     },
+    push_image: { ids: true, base: { workspace: f.aws, data: f.png, alt: "A dot" }, fields: { workspace: ws([f.vpriv, f.vpub]) } },
+    create_upload_url: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv, f.vpub]) } },
+    finish_upload: {
+      ids: true,
+      base: { upload_id: f.aupload, alt: "x" },
+      // The attacker's own upload is finished only once something was PUT: not_found either way.
+      fields: { upload_id: { foreign: [f.vupload], missing: ["A".repeat(43)], like: f.vupload } },
+    },
+    list_files: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws() } },
+    delete_file: {
+      ids: true,
+      base: { workspace: f.aws, sha256: f.afile },
+      fields: { workspace: ws([f.vpriv, f.vpub]), sha256: { foreign: [f.vfile], missing: ["0".repeat(64)], like: f.vfile } },
+    },
   };
 }
 
@@ -244,6 +265,10 @@ describe("the abuse corpus over /mcp", () => {
     const vrows = await insertRows(sc.deps, as, { workspace: vpriv, collection: vtable, rows: [{ name: secretText }] });
     const vpubRows = await insertRows(sc.deps, as, { workspace: vpub, collection: vpubTable, rows: [{ name: "open" }] });
     await createShareLink(sc.deps, as, { workspace: vpriv });
+    // A one-pixel PNG, and a file and an upload URL on each side.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    const vfile = (await addFile(sc.deps, as, { workspace: vpriv, data: png, alt: "dot", imageOnly: true })).file.sha256;
+    const vupload = (await createUploadUrl(sc.deps, as, { workspace: vpriv })).upload_id;
     const vtoken = await makeToken(sc, victim, { label: "Victim agent" });
     victimCredential = vtoken.credential;
 
@@ -256,6 +281,8 @@ describe("the abuse corpus over /mcp", () => {
     const atable = uniq("atbl");
     await createCollection(sc.deps, aas, { workspace: aws, slug: atable, name: "T", kind: "table", columns: [{ name: "name", type: "text" }] });
     const arows = await insertRows(sc.deps, aas, { workspace: aws, collection: atable, rows: [{ name: "mine" }] });
+    const afile = (await addFile(sc.deps, aas, { workspace: aws, data: Buffer.from("the attacker's own notes\n"), imageOnly: false })).file.sha256;
+    const aupload = (await createUploadUrl(sc.deps, aas, { workspace: aws })).upload_id;
     attackerAuth = { authorization: `Bearer ${(await makeToken(sc, attacker, { label: "Attacker agent" })).credential}` };
     const reg = await registerAnonymous(sc.deps, { agentLabel: "Sandbox attacker", requesterIp: "10.9.9.9" });
     sandboxAuth = { authorization: `Bearer ${reg.credential}` };
@@ -278,6 +305,11 @@ describe("the abuse corpus over /mcp", () => {
       atable,
       arow: arows.row_ids[0] ?? "",
       sandbox: reg.sandbox_bucket.slug,
+      vfile,
+      afile,
+      vupload,
+      aupload,
+      png: png.toString("base64"),
     };
   });
   afterAll(async () => {

@@ -29,6 +29,11 @@ import { changeTable } from "./change-table";
 import { listChanges } from "./list-changes";
 import { exportWorkspace } from "./export-workspace";
 import { importWorkspace } from "./import-workspace";
+import { pushImage } from "./push-image";
+import { createUploadUrl } from "./create-upload-url";
+import { finishUpload } from "./finish-upload";
+import { listFiles } from "./list-files";
+import { deleteFile } from "./delete-file";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -58,6 +63,11 @@ export const TOOLS: readonly ToolDef[] = [
   listChanges,
   exportWorkspace,
   importWorkspace,
+  pushImage,
+  createUploadUrl,
+  finishUpload,
+  listFiles,
+  deleteFile,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

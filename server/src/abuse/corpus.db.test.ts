@@ -7,6 +7,7 @@
 // and nothing of the victim's in any answer. Then every limit the server owns is pushed past
 // with parallel requests through two server processes on one database.
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { addFile } from "@atelier/shared/domain/files";
 import { Tally, changedDocuments, forgedValues, snapshot } from "@atelier/shared/testing/abuse";
 import { listen } from "@atelier/shared/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +41,8 @@ interface Fixture {
   atable: string;
   arow: string;
   atokenId: string;
+  vfile: string;
+  afile: string;
 }
 
 /** A variant sent for one procedure: what it is, the input, and the surface (mutation or query). */
@@ -116,6 +119,14 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { slug: f.aws, user_id: f.memberId },
       fields: { slug: ws([f.vpriv, f.vpub]), user_id: user },
       extra: [allForeign("remove", { slug: f.vpriv, user_id: f.victimId })],
+    },
+    "files.list": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws() } },
+    "files.createUploadUrl": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv, f.vpub]) } },
+    "files.delete": {
+      ids: true,
+      base: { workspace: f.aws, sha256: f.afile },
+      fields: { workspace: ws([f.vpriv, f.vpub]), sha256: { foreign: [f.vfile], missing: ["0".repeat(64)], like: f.vfile } },
+      extra: [allForeign("delete", { workspace: f.vpriv, sha256: f.vfile })],
     },
     "workspaces.shareLinks.list": { ids: true, base: { slug: f.aws }, fields: { slug: ws([f.vpriv, f.vpub]) } },
     "workspaces.shareLinks.create": {
@@ -370,7 +381,19 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       await attacker.mutation("rows.insert", { workspace: aws, collection: atable, rows: [{ name: "mine" }] }),
     );
     const atoken = await trpcData<{ token_id: string }>(await attacker.mutation("tokens.create", { label: "Attacker agent", scopes: ["mcp:read"] }));
+    // A file on each side (different bytes: the same bytes in one's own workspace are one's own).
+    const asUser = async (email: string) => {
+      const user = await srv.database.c.users.findOne({ email });
+      if (!user) throw new Error(`no user ${email}`);
+      return { kind: "user" as const, user };
+    };
+    const vfile = (await addFile(srv.deps, await asUser(victimEmail), { workspace: vpriv, data: Buffer.from("victim notes\n"), imageOnly: false })).file.sha256;
+    const attackerEmail = (await trpcData<{ email: string }>(await attacker.query("me.get"))).email;
+    const afile = (await addFile(srv.deps, await asUser(attackerEmail), { workspace: aws, data: Buffer.from("attacker notes\n"), imageOnly: false })).file
+      .sha256;
     f = {
+      vfile,
+      afile,
       victimEmail,
       victimId: me.id,
       memberEmail,

@@ -9,6 +9,8 @@ import type {
   ChangeSignalDoc,
   CollectionDoc,
   EventDoc,
+  FileChunkDoc,
+  FileDoc,
   LoginCodeDoc,
   MetaDoc,
   OAuthRecordDoc,
@@ -23,6 +25,7 @@ import type {
   ShareLinkDoc,
   TokenDoc,
   TokenKeyDoc,
+  UploadDoc,
   UserDoc,
   WorkspaceDoc,
   WorkspaceSlugDoc,
@@ -85,6 +88,10 @@ const SCHEMA = {
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
   meta: { doc: {} as MetaDoc, indexes: [] },
+  // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number).
+  files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  fileChunks: { doc: {} as FileChunkDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  uploads: { doc: {} as UploadDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("expires", { expiresAt: 1 })] },
   oauth: {
     doc: {} as OAuthRecordDoc,
     indexes: [idx("grant", { grantId: 1 }), idx("uid", { uid: 1 }), idx("expires", { expiresAt: 1 })],

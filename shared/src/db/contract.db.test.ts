@@ -2,7 +2,8 @@
 // may use, run against the database under test (MONGODB_URI, or the embedded one), each
 // asserting the result MongoDB documents. `pnpm test:storage` runs this file alone.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ObjectId, type Collection } from "mongodb";
+import { randomBytes } from "node:crypto";
+import { Binary, ObjectId, type Collection } from "mongodb";
 import { isDuplicateKey } from "../errors";
 import { testDatabase, type TestDatabase } from "../testing/index";
 import { COLLECTION_NAMES, collections, contractViolations, ensureIndexes } from "./index";
@@ -359,6 +360,24 @@ describe("concurrency: one document changes atomically, unique keys admit one", 
     expect(refused.every((r) => isDuplicateKey(r.reason))).toBe(true);
     expect(await c.countDocuments({})).toBe(1);
     expect((await c.findOne({ _id: "u" }))?.n).toBe(N - refused.length);
+  });
+});
+
+describe("binary chunks (files, docs/security.md#files)", () => {
+  // A file is kept as chunks of 255 KiB, each a document far below the 16 MiB BSON limit
+  // that MongoDB and FerretDB (both backends) share; a chunk is read back by its _id.
+  it("C1/C2 stores binary data byte for byte (NULs, high bytes), reads it back by _id, counts and deletes by a field", async () => {
+    const c = database.db.collection<{ _id: string; fileId: string; n: number; data: Binary }>(`chunks_${Date.now().toString(36)}`);
+    const bytes = Buffer.concat([Buffer.alloc(1024, 0), randomBytes(255 * 1024 - 2048), Buffer.alloc(1024, 0xff)]);
+    const tail = randomBytes(17);
+    await c.insertOne({ _id: "f:0", fileId: "f", n: 0, data: new Binary(bytes) });
+    await c.insertOne({ _id: "f:1", fileId: "f", n: 1, data: new Binary(tail) });
+    await expect(c.insertOne({ _id: "f:1", fileId: "f", n: 1, data: new Binary(tail) })).rejects.toSatisfy(isDuplicateKey);
+    const first = await c.findOne({ _id: "f:0" });
+    expect(Buffer.from(first?.data.buffer ?? []).equals(bytes)).toBe(true);
+    expect(Buffer.from((await c.findOne({ _id: "f:1" }))?.data.buffer ?? []).equals(tail)).toBe(true);
+    expect(await c.countDocuments({ fileId: "f" })).toBe(2);
+    expect((await c.deleteMany({ fileId: "f" })).deletedCount).toBe(2);
   });
 });
 

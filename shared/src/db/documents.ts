@@ -1,4 +1,5 @@
 // Document types of every collection. Ids are strings (docs/contract.md#resources-and-identifiers); times are Dates.
+import type { Binary } from "mongodb";
 
 export type Role = "owner" | "editor" | "viewer";
 export type Visibility = "private" | "public";
@@ -457,4 +458,49 @@ export interface ShareLinkDoc {
   expiresAt?: Date | null;
   /** Why it ended, once it has: revoked by an owner, or its maker lost the right to share (absent: revoked). */
   endedBecause?: "revoked" | "maker_lost_access" | null;
+}
+
+/**
+ * A file in a workspace (docs/security.md#files): content-addressed, so the same bytes are
+ * stored once per workspace (`_id` is `{workspaceId}:{sha256}`). Its bytes are in
+ * `fileChunks`; `complete` turns true once every chunk is written.
+ */
+export interface FileDoc {
+  _id: string;
+  workspaceId: string;
+  sha256: string;
+  /** Decided from the bytes, never from what the uploader said. */
+  type: string;
+  ext: string;
+  /** Bytes of content. */
+  size: number;
+  /** What the file costs its workspace (`size` and a fixed overhead per chunk). */
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  name: string;
+  chunks: number;
+  complete: boolean;
+  addedBy: Actor;
+  createdAt: Date;
+}
+
+/** One piece of a file's bytes (`_id` is `{fileId}:{n}`), far below the 16 MiB BSON document limit. */
+export interface FileChunkDoc {
+  _id: string;
+  workspaceId: string;
+  fileId: string;
+  n: number;
+  data: Binary;
+}
+
+/** An upload URL handed to an agent: `_id` is the SHA-256 of its secret. */
+export interface UploadDoc {
+  _id: string;
+  workspaceId: string;
+  actor: Actor;
+  name: string;
+  fileId: string | null;
+  expiresAt: Date;
+  createdAt: Date;
 }

@@ -170,6 +170,35 @@ export const TOOL_CATALOG = {
       "Lists a workspace's changes in order, after `cursor` (the next_cursor of your last call; omit it to start from the oldest kept): their type, target id, version and who made them, never content. Call it again with next_cursor to follow along; read a target with get_page or list_rows to see what changed. A cursor older than what is kept answers cursor_expired: read the current state, then continue from the newest position. Outsiders of a public workspace see changes to its content only.",
     access: "read",
   },
+  push_image: {
+    title: "Add an image",
+    description:
+      "Stores an image (base64 in `data`, PNG, JPEG, GIF, WebP or AVIF, up to 5 MB) in a workspace and answers the Markdown to put in a page (`![alt](url)`) and its URL. `alt` is required: say what the image shows for those who cannot see it. The type is read from the bytes; metadata (EXIF, GPS) is removed and images larger than the configured maximum are scaled down. The same image twice is stored once. Larger files: create_upload_url.",
+    access: "write",
+  },
+  create_upload_url: {
+    title: "Get an upload URL",
+    description:
+      "Answers a one-time URL to PUT a file of up to the configured maximum (25 MB by default) into a workspace, valid for an hour. PUT the raw bytes to it, then call finish_upload with its upload_id (and alt text for an image) to get the Markdown to put in a page.",
+    access: "write",
+  },
+  finish_upload: {
+    title: "Finish an upload",
+    description:
+      "After the PUT to an upload URL: answers the stored file, its URL and the Markdown to put in a page (an image needs `alt`, what it shows). Fails with not_found when nothing was uploaded to that URL yet.",
+    access: "write",
+  },
+  list_files: {
+    title: "List files",
+    description: "Lists a workspace's files (newest first): URL, type, size in bytes, width and height of images, who added it and the pages that use it.",
+    access: "read",
+  },
+  delete_file: {
+    title: "Delete a file",
+    description:
+      "Deletes a file from a workspace by its sha256 (from list_files or its URL) and gives its bytes back. Pages that show it show a broken image until edited.",
+    access: "write",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;
@@ -276,6 +305,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   claim_window_expired: "too late: register again",
   cursor_expired: "the changes after that position are no longer kept: read the current state, then follow from the newest position",
   payload_too_large: "send less at once",
+  unsupported_media_type: "send a raster image (PNG, JPEG, GIF, WebP, AVIF) or another accepted file; SVG and HTML are refused",
   limit_exceeded: "a cap of this workspace or sandbox is reached (the description says which): remove something or ask its owner",
   rate_limited: "wait the number of seconds in `Retry-After`, then retry",
   unavailable: "the service is briefly unavailable: retry in a few seconds",

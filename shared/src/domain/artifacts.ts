@@ -198,7 +198,8 @@ export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: strin
   return doc as { html: string; etag: string };
 }
 
-export type RenderedArtifact = { kind: "document"; html: string; etag: string; isPublic: boolean } | { kind: "moved"; slug: string; isPublic: boolean } | null;
+export type RenderedArtifact =
+  { kind: "document"; html: string; etag: string; isPublic: boolean; workspaceId: string } | { kind: "moved"; slug: string; isPublic: boolean } | null;
 
 /**
  * What a browser route serves: the rendered document, or where a moved page went, or null
@@ -222,7 +223,9 @@ export async function getRenderedArtifact(
   if (!doc.redirect && doc.html === null) return null;
   if (!doc.redirect && (doc.renderer ?? 1) < RENDERER_VERSION) refreshStale(deps, doc);
   const answer = (isPublic: boolean): RenderedArtifact =>
-    doc.redirect ? { kind: "moved", slug: doc.redirect.to, isPublic } : { kind: "document", html: doc.html ?? "", etag: doc.etag, isPublic };
+    doc.redirect
+      ? { kind: "moved", slug: doc.redirect.to, isPublic }
+      : { kind: "document", html: doc.html ?? "", etag: doc.etag, isPublic, workspaceId: doc.workspaceId };
   if (doc.public) return answer(true);
   // A private page's old address says where it went only to those who may read it.
   const who = typeof principal === "function" ? await principal() : principal;

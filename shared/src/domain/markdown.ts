@@ -149,10 +149,20 @@ function labelTask(item: Element): void {
   holder.children.splice(at, end - at, label);
 }
 
+/** A file's address (docs/security.md#files) states an image's size: `/files/{ws}/{sha256}-{w}x{h}.{ext}`. */
+const FILE_IMAGE = /\/files\/ws_[A-Za-z0-9_-]+\/[0-9a-f]{64}-([1-9][0-9]{0,5})x([1-9][0-9]{0,5})\.[a-z0-9]+$/;
+
+/** Images load when they come near the view; ours keep their box (no jump) from the size in their address. */
+function sizeImage(img: Element): void {
+  const src = typeof img.properties.src === "string" ? img.properties.src : "";
+  const m = FILE_IMAGE.exec(src.split(/[?#]/, 1)[0] ?? "");
+  img.properties = { ...img.properties, loading: "lazy", decoding: "async", ...(m ? { width: Number(m[1]), height: Number(m[2]) } : {}) };
+}
+
 /**
  * Reading touches, after the sanitizer (so the attributes are ours, never the input's): a
  * code block is a keyboard stop that scrolls sideways inside itself; a table scrolls in a
- * frame of its own (focusable, named); task items are labelled boxes.
+ * frame of its own (focusable, named); task items are labelled boxes; images load lazily, sized.
  */
 function rehypeReading() {
   return (tree: HastRoot) => {
@@ -162,6 +172,10 @@ function rehypeReading() {
         visit(child);
         if (child.tagName === "pre") {
           child.properties = { ...child.properties, tabIndex: 0, role: "group", ariaLabel: "Code" };
+          return child;
+        }
+        if (child.tagName === "img") {
+          sizeImage(child);
           return child;
         }
         if (child.tagName === "table") return element("div", { className: ["atelier-scroll"], tabIndex: 0, role: "group", ariaLabel: "Table" }, [child]);

@@ -14,9 +14,9 @@ export { escapeHtml, markdownToHtml };
  * The version of what renderPage makes. Raise it when a change to the template or the
  * pipeline should reach documents already stored: a document made by an older renderer is
  * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading). 3: the
- * Markdown alternate link (issue 26).
+ * Markdown alternate link (issue 26). 4: images load lazily, files sized (issue 29).
  */
-export const RENDERER_VERSION = 3;
+export const RENDERER_VERSION = 4;
 
 // The document's stylesheet, in parts: a page carries the rules for code only when it has a
 // code block, and those for live tables only when it shows one (rendered documents count

@@ -76,7 +76,7 @@ export type ToolFamily = "page" | "table" | "workspace" | "changes" | "comment" 
 export function toolFamily(name: string): ToolFamily {
   if (name === "whoami") return "account";
   if (/comment/.test(name)) return "comment";
-  if (/image|file/.test(name)) return "file";
+  if (/image|file|upload/.test(name)) return "file";
   if (/row|collection|table/.test(name)) return "table";
   if (/page/.test(name)) return "page";
   if (/changes/.test(name)) return "changes";

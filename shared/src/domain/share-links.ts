@@ -148,29 +148,39 @@ export async function revokeShareLink(deps: StoreDeps, principal: Principal, inp
   });
 }
 
-/** What a share link opens: the rendered page (by slug within the link's reach), an index of its pages, or null. */
-export async function resolveShareLink(
-  deps: StoreDeps,
-  secret: string,
-  pageSlug: string | undefined,
-): Promise<{ kind: "page"; html: string } | { kind: "index"; workspace: WorkspaceDoc; pages: Pick<PageDoc, "slug" | "title" | "summary">[] } | null> {
+/** A share link that still works, and its workspace; null for a wrong, revoked, expired or orphaned one (ended then). */
+async function liveShareLink(deps: StoreDeps, secret: string) {
   if (secret.length < 20 || secret.length > 64) return null;
   const link = await deps.database.c.shareLinks.findOne({ _id: sha256(secret) });
-  const t = now();
-  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt <= t)) return null;
+  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt <= now())) return null;
   const ws = await findWorkspace(deps, link.workspaceId);
   if (!ws || isHidden(ws)) return null;
   if (!(await makerMayStillShare(deps, link, ws))) {
     await endLink(deps, link);
     return null;
   }
+  return { link, ws };
+}
+
+/** What a share link opens: the rendered page (by slug within the link's reach), an index of its pages, or null. */
+export async function resolveShareLink(
+  deps: StoreDeps,
+  secret: string,
+  pageSlug: string | undefined,
+): Promise<
+  { kind: "page"; html: string; workspaceId: string } | { kind: "index"; workspace: WorkspaceDoc; pages: Pick<PageDoc, "slug" | "title" | "summary">[] } | null
+> {
+  const live = await liveShareLink(deps, secret);
+  if (!live) return null;
+  const { link, ws } = live;
+  const t = now();
   if (!link.lastUsedAt || t.getTime() - link.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await deps.database.c.shareLinks.updateOne({ _id: link._id }, { $set: { lastUsedAt: t } });
   }
   const documentOf = async (page: PageDoc | null) => {
     if (!page || page.workspaceId !== ws._id) return null;
     const a = await deps.database.c.artifacts.findOne({ _id: page.slug }, { projection: { html: 1, pageId: 1 } });
-    return a?.html && a.pageId === page._id ? { kind: "page" as const, html: a.html } : null;
+    return a?.html && a.pageId === page._id ? { kind: "page" as const, html: a.html, workspaceId: ws._id } : null;
   };
   if (link.pageId) {
     const page = await deps.database.c.pages.findOne({ _id: link.pageId });

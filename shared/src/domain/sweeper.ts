@@ -86,6 +86,9 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
       "shareLinks",
       "workspaceSlugs",
       "changes",
+      "uploads",
+      "files",
+      "fileChunks",
     ] as const;
     for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
     await database.c.changeHeads.deleteOne({ _id: wsId });
@@ -193,6 +196,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += (await database.c.loginCodes.deleteMany({ expiresAt: { $lte: addSeconds(t, -86_400) } })).deletedCount;
   report.cleared += (await database.c.sessions.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   report.cleared += (await database.c.assertionReplays.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
+  report.cleared += (await database.c.uploads.deleteMany({ expiresAt: { $lte: t } })).deletedCount;
   // The authorization server's codes, tokens, sessions and interactions past their expiry.
   report.cleared += await clearExpiredOAuthRecords({ database });
   // The change feed past its retention (CHANGES_RETENTION_SECONDS).

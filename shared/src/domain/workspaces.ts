@@ -319,6 +319,9 @@ const OWNED_BY_WORKSPACE = [
   "events",
   "changes",
   "workspaceSlugs",
+  "uploads",
+  "files",
+  "fileChunks",
 ] as const;
 
 /**

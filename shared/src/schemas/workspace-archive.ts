@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SlugSchema } from "./common";
 
-/** The largest archive that goes through a tool call: base64 makes it a third larger, in a JSON-RPC body capped at 4 MB. */
+/** The largest archive that goes through a tool call: base64 makes it a third larger, and the zip is held in memory whole. */
 export const ARCHIVE_TOOL_MAX_BYTES = 2 * 1024 * 1024;
 
 export const ExportWorkspaceInputSchema = z.object({ workspace: SlugSchema }).strict();

@@ -20,6 +20,7 @@ import { PagesPanel } from "../components/workspace/pages-panel";
 import { SettingsPanel } from "../components/workspace/settings-panel";
 import { SharingPanel } from "../components/workspace/sharing-panel";
 import { TablesPanel } from "../components/workspace/tables-panel";
+import { FilesPanel } from "../components/files/files-panel";
 import { useTables } from "../components/table/use-table";
 import { useDirectory } from "../components/workspace/use-directory";
 import { describeError, isNotFound } from "../lib/errors";
@@ -28,7 +29,7 @@ import { signInHref } from "../lib/safe-next";
 import { useTRPC } from "../trpc";
 import type { PublicPageProps } from "./app-routes";
 
-type TabKey = "pages" | "tables" | "activity" | "people" | "agents" | "sharing" | "settings";
+type TabKey = "pages" | "tables" | "files" | "activity" | "people" | "agents" | "sharing" | "settings";
 
 export function WorkspacePage({ user, params }: PublicPageProps) {
   const slug = params.slug ?? "";
@@ -64,6 +65,7 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
   // Members see who and what is here; owners also get the controls inside each tab.
   if (isMember) {
     tabs.push(
+      { key: "files", label: "Files" },
       { key: "activity", label: "Activity" },
       { key: "people", label: "People" },
       { key: "agents", label: "Agents" },
@@ -195,6 +197,8 @@ function WorkspaceTab({
       return <PagesPanel slug={slug} canWrite={canWrite} directory={directory} onNewPage={onNewPage} />;
     case "tables":
       return <TablesPanel slug={slug} canWrite={canWrite} onNewTable={onNewTable} />;
+    case "files":
+      return <FilesPanel slug={slug} canWrite={canWrite} />;
     case "activity":
       return <ActivityPanel slug={slug} directory={directory} />;
     case "people":

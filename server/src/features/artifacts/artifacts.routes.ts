@@ -6,6 +6,7 @@ import { publicTableCsv, publicTableJson } from "@atelier/shared/domain/tables/p
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
+import { withFileGrants } from "@atelier/shared/domain/files";
 import { embeddedDocument, embeddedEtag, escapeHtml, notFoundDocument } from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
 import { SlugSchema } from "@atelier/shared/schemas/common";
@@ -86,7 +87,7 @@ function versionHandler(deps: Deps, address: Address, req: Request, res: Respons
         res.set("ETag", etag);
         if (etagMatches(req.get("if-none-match"), etag)) return void res.status(304).end();
       }
-      return void res.status(200).send(html);
+      return void res.status(200).send(at.isPublic ? html : withFileGrants(deps.config, html, at.ws._id));
     }
     res.set({ ...MACHINE_HEADERS, "Cache-Control": cache });
     if (address.view === "json")
@@ -167,7 +168,8 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     } else {
       res.set("Cache-Control", PRIVATE_ARTIFACT_CACHE);
     }
-    res.status(200).send(embed ? embeddedDocument(found.html) : found.html);
+    const html = found.isPublic ? found.html : withFileGrants(deps.config, found.html, found.workspaceId);
+    res.status(200).send(embed ? embeddedDocument(html) : html);
   };
 }
 
@@ -238,7 +240,7 @@ export function artifactRoutes(deps: Deps): Router {
     sendArtifactHeaders(res);
     res.set({ "Cache-Control": PRIVATE_ARTIFACT_CACHE, "X-Robots-Tag": "noindex, nofollow" });
     if (found.kind === "page") {
-      res.status(200).send(found.html);
+      res.status(200).send(withFileGrants(deps.config, found.html, found.workspaceId));
       return;
     }
     const items = found.pages
