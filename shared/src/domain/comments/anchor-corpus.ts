@@ -3,6 +3,13 @@
 // passage, then one edit of a known kind, with where the passage is afterwards (or that it
 // is gone). Generated from a seed, so every run measures the same cases.
 import type { QuoteAnchor } from "./anchor";
+
+/** `xs[i]`, which must be there (an index computed in bounds). */
+function at<T>(xs: ArrayLike<T> | Readonly<Record<string, T>>, i: number | string): T {
+  const v = (xs as Record<string, T>)[i];
+  if (v === undefined) throw new Error(`re-anchoring: no element ${String(i)}`);
+  return v;
+}
 import { makeAnchor } from "./anchor";
 
 const PARAGRAPHS: string[][] = [
@@ -194,14 +201,14 @@ function render(paras: string[][]): { text: string; span: { start: number; end: 
 function swapOneWord(s: string, pick: () => number): string | null {
   const words = Object.keys(SWAPS).filter((w) => new RegExp(`\\b${w}\\b`).test(s));
   if (words.length === 0) return null;
-  const w = words[Math.floor(pick() * words.length)]!;
-  return s.replace(new RegExp(`\\b${w}\\b`), SWAPS[w]!);
+  const w = at(words, Math.floor(pick() * words.length));
+  return s.replace(new RegExp(`\\b${w}\\b`), at(SWAPS, w));
 }
 
 /** The cases: `perKind` of each kind, from `seed`. */
 export function anchorCases(seed = 28, perKind = 16): AnchorCase[] {
   const r = rng(seed);
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]) => at(xs, Math.floor(r() * xs.length));
   const out: AnchorCase[] = [];
   const kinds: EditKind[] = [
     "insert_above",
@@ -236,7 +243,7 @@ export function anchorCases(seed = 28, perKind = 16): AnchorCase[] {
 function makeCase(kind: EditKind, r: () => number, pick: <T>(xs: readonly T[]) => T): AnchorCase | null {
   // A page of 4 to 7 paragraphs in a random order.
   const order = PARAGRAPHS.map((_, i) => i).sort(() => r() - 0.5);
-  const paras = order.slice(0, 4 + Math.floor(r() * 4)).map((i) => [...PARAGRAPHS[i]!]);
+  const paras = order.slice(0, 4 + Math.floor(r() * 4)).map((i) => [...at(PARAGRAPHS, i)]);
   const twin = kind.startsWith("twin_");
   if (twin) {
     const a = 1 + Math.floor(r() * (paras.length - 1));
@@ -245,8 +252,8 @@ function makeCase(kind: EditKind, r: () => number, pick: <T>(xs: readonly T[]) =
   }
   // The commented passage: a whole sentence, or a run of its words.
   const pi = twin ? paras.length - 1 : Math.floor(r() * paras.length);
-  const si = Math.floor(r() * paras[pi]!.length);
-  const sentence = paras[pi]![si]!;
+  const si = Math.floor(r() * at(paras, pi).length);
+  const sentence = at(at(paras, pi), si);
   const words = sentence.split(" ");
   let qFrom = 0;
   let qTo = words.length;
@@ -258,7 +265,7 @@ function makeCase(kind: EditKind, r: () => number, pick: <T>(xs: readonly T[]) =
   const quote = words.slice(qFrom, qTo).join(" ");
   const mark = (q: string) => [...words.slice(0, qFrom), `${OPEN}${q}${CLOSE}`, ...words.slice(qTo)].join(" ");
   const before = paras.map((p) => [...p]);
-  before[pi]![si] = mark(quote);
+  at(before, pi)[si] = mark(quote);
   const old = render(before);
   if (!old.span) return null;
   const anchor = makeAnchor(old.text, old.span.start, old.span.end, 3);
@@ -268,27 +275,29 @@ function makeCase(kind: EditKind, r: () => number, pick: <T>(xs: readonly T[]) =
   switch (kind) {
     case "insert_above":
     case "twin_insert_above": {
-      after[pi]![si] = mark(quote);
+      at(after, pi)[si] = mark(quote);
       after.splice(Math.floor(r() * (pi + 1)), 0, [pick(EXTRA)]);
       break;
     }
     case "insert_sentence_before": {
-      after[pi]![si] = mark(quote);
-      after[pi]!.splice(Math.floor(r() * (si + 1)), 0, pick(EXTRA));
+      at(after, pi)[si] = mark(quote);
+      at(after, pi).splice(Math.floor(r() * (si + 1)), 0, pick(EXTRA));
       break;
     }
     case "reword_nearby": {
-      after[pi]![si] = mark(quote);
-      const others = after[pi]!.map((_, i) => i).filter((i) => i !== si);
+      at(after, pi)[si] = mark(quote);
+      const others = at(after, pi)
+        .map((_, i) => i)
+        .filter((i) => i !== si);
       const oi = pick(others);
-      const changed = swapOneWord(after[pi]![oi]!, r);
+      const changed = swapOneWord(at(at(after, pi), oi), r);
       if (!changed) return null;
-      after[pi]![oi] = changed;
+      at(after, pi)[oi] = changed;
       break;
     }
     case "reorder": {
-      after[pi]![si] = mark(quote);
-      const moved = after.splice(pi, 1)[0]!;
+      at(after, pi)[si] = mark(quote);
+      const moved = at(after.splice(pi, 1), 0);
       let to = Math.floor(r() * (after.length + 1));
       if (to === pi) to = pi === 0 ? after.length : 0;
       after.splice(to, 0, moved);
@@ -299,39 +308,39 @@ function makeCase(kind: EditKind, r: () => number, pick: <T>(xs: readonly T[]) =
       if (qTo - qFrom < 6) return null;
       const changed = swapOneWord(quote, r);
       if (!changed) return null;
-      after[pi]![si] = mark(changed);
+      at(after, pi)[si] = mark(changed);
       break;
     }
     case "typo_fix": {
       const ws = quote.split(" ");
       const wi = ws.findIndex((w) => w.length >= 5);
       if (wi === -1 || ws.length < 4) return null;
-      const w = ws[wi]!;
+      const w = at(ws, wi);
       ws[wi] = w.slice(0, 2) + w[3] + w[2] + w.slice(4);
-      after[pi]![si] = mark(ws.join(" "));
+      at(after, pi)[si] = mark(ws.join(" "));
       break;
     }
     case "word_added_in_quote": {
       const ws = quote.split(" ");
       if (ws.length < 5) return null;
       ws.splice(1 + Math.floor(r() * (ws.length - 2)), 0, pick(["really", "also", "probably", "still", "then"]));
-      after[pi]![si] = mark(ws.join(" "));
+      at(after, pi)[si] = mark(ws.join(" "));
       break;
     }
     case "move_and_reword": {
       if (qTo - qFrom < 6) return null;
       const changed = swapOneWord(quote, r);
       if (!changed) return null;
-      after[pi]![si] = mark(changed);
-      const moved = after.splice(pi, 1)[0]!;
+      at(after, pi)[si] = mark(changed);
+      const moved = at(after.splice(pi, 1), 0);
       let to = Math.floor(r() * (after.length + 1));
       if (to === pi) to = pi === 0 ? after.length : 0;
       after.splice(to, 0, moved);
       break;
     }
     case "delete_sentence": {
-      if (after[pi]!.length < 2) return null;
-      after[pi]!.splice(si, 1);
+      if (at(after, pi).length < 2) return null;
+      at(after, pi).splice(si, 1);
       expectGone = true;
       break;
     }
@@ -341,12 +350,12 @@ function makeCase(kind: EditKind, r: () => number, pick: <T>(xs: readonly T[]) =
       break;
     }
     case "rewrite_quote": {
-      after[pi]![si] = pick(EXTRA);
+      at(after, pi)[si] = pick(EXTRA);
       expectGone = true;
       break;
     }
     case "twin_delete_other": {
-      after[pi]![si] = mark(quote);
+      at(after, pi)[si] = mark(quote);
       const other = after.findIndex((p, i) => i !== pi && p[0] === TWIN[0]);
       after.splice(other, 1);
       break;

@@ -14,6 +14,13 @@
 // text the diff says stayed put is another passage, however alike. Browser-safe.
 // Longer than 300 lines on purpose: the mapping, the search for moved passages and the
 // tie-breaking rules that keep a comment off a twin are one judgement.
+
+/** `xs[i]`, which must be there (an index computed in bounds). */
+function at<T>(xs: ArrayLike<T> | Readonly<Record<string, T>>, i: number | string): T {
+  const v = (xs as Record<string, T>)[i];
+  if (v === undefined) throw new Error(`re-anchoring: no element ${String(i)}`);
+  return v;
+}
 import { diffArrays } from "diff";
 
 /** A comment's anchor in the text of the version it was made on. */
@@ -96,12 +103,12 @@ function occurrences(text: string, quote: string): number[] {
  * ambiguous.
  */
 export function findQuote(text: string, quote: string, prefix = "", suffix = ""): { start: number; end: number } | null {
-  const at = occurrences(text, quote);
-  if (at.length === 0) return null;
-  if (at.length === 1) return { start: at[0]!, end: at[0]! + quote.length };
-  const scored = at.map((s) => ({ s, score: contextScore(text, s, s + quote.length, prefix, suffix) })).sort((a, b) => b.score - a.score);
-  if (scored[0]!.score === scored[1]!.score) return null;
-  return { start: scored[0]!.s, end: scored[0]!.s + quote.length };
+  const found = occurrences(text, quote);
+  if (found.length === 0) return null;
+  if (found.length === 1) return { start: at(found, 0), end: at(found, 0) + quote.length };
+  const scored = found.map((s) => ({ s, score: contextScore(text, s, s + quote.length, prefix, suffix) })).sort((a, b) => b.score - a.score);
+  if (at(scored, 0).score === at(scored, 1).score) return null;
+  return { start: at(scored, 0).s, end: at(scored, 0).s + quote.length };
 }
 
 /** The token index holding char offset `p` (the last token for p at the end). */
@@ -110,7 +117,7 @@ function tokenAt(tokens: Token[], p: number): number {
   let hi = tokens.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (tokens[mid]!.start <= p) lo = mid;
+    if (at(tokens, mid).start <= p) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -146,8 +153,8 @@ function mapTokens(a: Token[], b: Token[]): { oldToNew: Int32Array; kept: Uint8A
 
 /** Trims spaces off a span's ends. */
 function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
-  while (start < end && /\s/.test(text[start]!)) start++;
-  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  while (start < end && /\s/.test(at(text, start))) start++;
+  while (end > start && /\s/.test(at(text, end - 1))) end--;
   return { start, end };
 }
 
@@ -203,26 +210,26 @@ function followByDiff(
   let first = -1;
   let last = -1;
   for (let i = t0; i <= t1; i++) {
-    const w = weight(a[i]!);
+    const w = weight(at(a, i));
     total += w;
-    const j = map.oldToNew[i]!;
+    const j = at(map.oldToNew, i);
     if (j >= 0) {
       keptW += w;
       if (first === -1) first = i;
-      if (last !== -1 && map.oldToNew[last]! !== j - (i - last)) together = false;
+      if (last !== -1 && at(map.oldToNew, last) !== j - (i - last)) together = false;
       last = i;
     } else together = false;
   }
   if (first === -1) return null;
   if (together && first === t0 && last === t1) {
-    const start = b[map.oldToNew[t0]!]!.start + (s - a[t0]!.start);
-    const end = b[map.oldToNew[t1]!]!.start + (e - a[t1]!.start);
+    const start = at(b, at(map.oldToNew, t0)).start + (s - at(a, t0).start);
+    const end = at(b, at(map.oldToNew, t1)).start + (e - at(a, t1).start);
     if (newText.slice(start, end) === quote) return { state: "attached", start, end, exact: true };
   }
   if (total === 0 || keptW / total < KEPT_MIN) return null;
   // Reworded: from the first kept token to the last, widened over what replaced the quote's edges.
-  const jFirst = map.oldToNew[first]!;
-  const jLast = map.oldToNew[last]!;
+  const jFirst = at(map.oldToNew, first);
+  const jLast = at(map.oldToNew, last);
   let js = jFirst;
   const lostBefore = first - t0;
   if (lostBefore > 0) {
@@ -241,11 +248,11 @@ function followByDiff(
       steps++;
     }
   }
-  const startIn = first === t0 ? s - a[t0]!.start : 0;
-  const endIn = last === t1 ? e - a[t1]!.start : b[je]!.text.length;
-  let span = trimSpan(newText, b[js]!.start + (js === jFirst ? startIn : 0), b[je]!.start + (je === jLast ? endIn : b[je]!.text.length));
+  const startIn = first === t0 ? s - at(a, t0).start : 0;
+  const endIn = last === t1 ? e - at(a, t1).start : at(b, je).text.length;
+  let span = trimSpan(newText, at(b, js).start + (js === jFirst ? startIn : 0), at(b, je).start + (je === jLast ? endIn : at(b, je).text.length));
   if (!stillTheQuote(quote, newText.slice(span.start, span.end), KEPT_MIN)) {
-    span = trimSpan(newText, b[jFirst]!.start + startIn, b[jLast]!.start + (last === t1 ? endIn : b[jLast]!.text.length));
+    span = trimSpan(newText, at(b, jFirst).start + startIn, at(b, jLast).start + (last === t1 ? endIn : at(b, jLast).text.length));
     if (!stillTheQuote(quote, newText.slice(span.start, span.end), KEPT_MIN)) return null;
   }
   return { state: "attached", start: span.start, end: span.end, exact: newText.slice(span.start, span.end) === quote };
@@ -256,8 +263,8 @@ function newShare(b: Token[], kept: Uint8Array | null, start: number, end: numbe
   if (!kept) return 1;
   let total = 0;
   let fresh = 0;
-  for (let j = tokenAt(b, start); j < b.length && b[j]!.start < end; j++) {
-    const w = weight(b[j]!);
+  for (let j = tokenAt(b, start); j < b.length && at(b, j).start < end; j++) {
+    const w = weight(at(b, j));
     total += w;
     if (!kept[j]) fresh += w;
   }
@@ -274,8 +281,8 @@ function findMoved(newText: string, b: Token[], kept: Uint8Array | null, anchor:
     .filter((s) => newShare(b, kept, s, s + quote.length) >= 0.8)
     .map((s) => ({ s, score: contextScore(newText, s, s + quote.length, prefix, suffix) }))
     .sort((x, y) => y.score - x.score);
-  if (exact.length === 1 || (exact.length > 1 && exact[0]!.score >= exact[1]!.score + 8)) {
-    return { state: "attached", start: exact[0]!.s, end: exact[0]!.s + quote.length, exact: true };
+  if (exact.length === 1 || (exact.length > 1 && at(exact, 0).score >= at(exact, 1).score + 8)) {
+    return { state: "attached", start: at(exact, 0).s, end: at(exact, 0).s + quote.length, exact: true };
   }
   if (exact.length > 1) return null;
   // Moved and reworded: the window of new text holding most of the quote's words.
@@ -287,13 +294,13 @@ function findMoved(newText: string, b: Token[], kept: Uint8Array | null, anchor:
   const qW = words.reduce((n, t) => n + t.text.length, 0);
   const candidates: { i: number; j: number; score: number }[] = [];
   for (let i = 0; i < b.length; i++) {
-    if ((kept && kept[i]) || isSpace(b[i]!.text) || !want.has(b[i]!.text.toLowerCase())) continue;
+    if ((kept && kept[i]) || isSpace(at(b, i).text) || !want.has(at(b, i).text.toLowerCase())) continue;
     const have = new Map<string, number>();
     let shared = 0;
     let lastHit = i;
     for (let j = i; j < b.length && j < i + Math.ceil(W * 1.3); j++) {
       if (kept && kept[j]) break;
-      const t = b[j]!;
+      const t = at(b, j);
       if (isSpace(t.text)) continue;
       const k = t.text.toLowerCase();
       const n = have.get(k) ?? 0;
@@ -308,14 +315,14 @@ function findMoved(newText: string, b: Token[], kept: Uint8Array | null, anchor:
   }
   if (candidates.length === 0) return null;
   candidates.sort((x, y) => y.score - x.score || x.i - y.i);
-  const best = candidates[0]!;
-  const bestEnd = b[best.j]!.start + b[best.j]!.text.length;
+  const best = at(candidates, 0);
+  const bestEnd = at(b, best.j).start + at(b, best.j).text.length;
   // Another window as good that does not overlap the best: two passages alike, no answer.
   const rival = candidates.find(
-    (c) => c !== best && (b[c.i]!.start >= bestEnd || b[c.j]!.start + b[c.j]!.text.length <= b[best.i]!.start) && c.score >= best.score - 0.1,
+    (c) => c !== best && (at(b, c.i).start >= bestEnd || at(b, c.j).start + at(b, c.j).text.length <= at(b, best.i).start) && c.score >= best.score - 0.1,
   );
   if (rival) return null;
-  const span = trimSpan(newText, b[best.i]!.start, bestEnd);
+  const span = trimSpan(newText, at(b, best.i).start, bestEnd);
   if (!stillTheQuote(quote, newText.slice(span.start, span.end), MOVED_MIN)) return null;
   return { state: "attached", start: span.start, end: span.end, exact: newText.slice(span.start, span.end) === quote };
 }
@@ -327,10 +334,10 @@ function findMoved(newText: string, b: Token[], kept: Uint8Array | null, anchor:
 export function reanchor(oldText: string | null, anchor: QuoteAnchor, newText: string): Attachment {
   const { quote } = anchor;
   if (quote === "") return { state: "earlier_version" };
-  let base = oldText;
-  let s = anchor.start;
-  if (base === null || base.slice(s, s + quote.length) !== quote) {
-    const found = base === null ? null : findQuote(base, quote, anchor.prefix, anchor.suffix);
+  let base = oldText ?? anchor.prefix + quote + anchor.suffix;
+  let s = oldText === null ? anchor.prefix.length : anchor.start;
+  if (base.slice(s, s + quote.length) !== quote) {
+    const found = findQuote(base, quote, anchor.prefix, anchor.suffix);
     if (found) s = found.start;
     else {
       base = anchor.prefix + quote + anchor.suffix;
