@@ -1,4 +1,5 @@
 import { authRouter } from "./features/auth/auth.router";
+import { commentsRouter } from "./features/comments/comments.router";
 import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
 import { oauthRouter } from "./features/oauth/oauth.router";
@@ -20,6 +21,7 @@ export const appRouter = router({
   rows: rowsRouter,
   oauth: oauthRouter,
   search: searchRouter,
+  comments: commentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

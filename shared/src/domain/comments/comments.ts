@@ -31,7 +31,7 @@ import { EVENT_BYTES, RECORD_OVERHEAD_BYTES, releaseUsage, reserveUsage } from "
 import { markdownToHtml } from "../markdown";
 import { readablePage } from "../pages/page-store";
 import { textOf } from "../pages/version-diff";
-import { findWorkspace, findWorkspaceBySlug } from "../workspaces";
+import { findWorkspace, findWorkspaceBySlug, readableWorkspace } from "../workspaces";
 import { findQuote, makeAnchor, reanchor, type QuoteAnchor } from "./anchor";
 import { locateSelection } from "./plain-text";
 
@@ -398,12 +398,15 @@ export async function deleteComment(deps: StoreDeps, principal: Principal, input
   return { comment_id: comment._id, deleted: true };
 }
 
-/** Open comment threads per page of a workspace, for the app's lists (insiders only; others get none). */
-export async function openCommentCounts(deps: StoreDeps, principal: Principal, ws: WorkspaceDoc): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  if (!mayComment(principal, ws, "read")) return out;
+/** Open comment threads per page slug of a workspace, for the app's lists (insiders only; others get none). */
+export async function openCommentCountsBySlug(deps: StoreDeps, principal: Principal, workspace: string): Promise<{ pages: Record<string, number> }> {
+  const ws = await readableWorkspace(deps, principal, workspace);
+  const byPage = new Map<string, number>();
+  if (!mayComment(principal, ws, "read")) return { pages: {} };
   for await (const c of deps.database.c.comments.find({ workspaceId: ws._id, resolved: null }, { projection: { pageId: 1, deletedAt: 1, threadId: 1 } })) {
-    if (c.pageId && !c.deletedAt && c.threadId === c._id) out.set(c.pageId, (out.get(c.pageId) ?? 0) + 1);
+    if (c.pageId && !c.deletedAt && c.threadId === c._id) byPage.set(c.pageId, (byPage.get(c.pageId) ?? 0) + 1);
   }
-  return out;
+  if (byPage.size === 0) return { pages: {} };
+  const pages = await deps.database.c.pages.find({ _id: { $in: [...byPage.keys()] } }, { projection: { slug: 1 } }).toArray();
+  return { pages: Object.fromEntries(pages.map((p) => [p.slug, byPage.get(p._id) ?? 0])) };
 }
