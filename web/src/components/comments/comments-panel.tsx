@@ -35,11 +35,13 @@ function useCommentActions(pageSlug: string) {
 
 function CommentForm({
   label,
+  action,
   submit,
   pending,
   onCancel,
 }: {
   label: string;
+  action: string;
   submit: (body: string) => Promise<unknown>;
   pending: boolean;
   onCancel?: () => void;
@@ -73,7 +75,7 @@ function CommentForm({
           </button>
         ) : null}
         <button type="submit" className="button button--small button--primary" disabled={pending || !body.trim()}>
-          {pending ? "Sending…" : "Comment"}
+          {pending ? "Sending…" : action}
         </button>
       </div>
     </form>
@@ -139,7 +141,7 @@ function ThreadCard({
         <CommentItem key={r.comment_id} c={r} directory={directory} onDelete={() => remove.mutate({ comment_id: r.comment_id })} />
       ))}
       {!thread.resolved ? (
-        <CommentForm label="Reply" pending={add.isPending} submit={(body) => add.mutateAsync({ reply_to: thread.comment_id, body })} />
+        <CommentForm label="Reply" action="Reply" pending={add.isPending} submit={(body) => add.mutateAsync({ reply_to: thread.comment_id, body })} />
       ) : null}
       <div className="thread__actions">
         <button
@@ -196,6 +198,7 @@ export function CommentsPanel({
           <blockquote className="thread__quote">{selection.quote}</blockquote>
           <CommentForm
             label="Comment on this passage"
+            action="Add comment"
             pending={add.isPending}
             onCancel={onSelectionDone}
             submit={async (body) => {
@@ -207,7 +210,14 @@ export function CommentsPanel({
       ) : (
         <p className="comments__hint">Select text in the page to comment on it, or comment on the whole page:</p>
       )}
-      {!selection ? <CommentForm label="Comment on the page" pending={add.isPending} submit={(body) => add.mutateAsync({ page: pageSlug, body })} /> : null}
+      {!selection ? (
+        <CommentForm
+          label="Comment on the page"
+          action="Comment on the page"
+          pending={add.isPending}
+          submit={(body) => add.mutateAsync({ page: pageSlug, body })}
+        />
+      ) : null}
       {!threads.isSuccess ? (
         <QueryFallback query={threads} loading="Loading comments…" what="The comments" />
       ) : (
