@@ -95,6 +95,19 @@ test("a person comments on a passage, an agent rewords it and replies, the comme
     await expect(orphan.getByText(/On an earlier version \(v1\)/)).toBeVisible();
   });
 
+  await test.step("the person resolves the answered thread; it folds away, and the page list counts what is still open", async () => {
+    const panel = page.getByRole("complementary", { name: "Comments" });
+    await panel
+      .getByRole("article", { name: /Comment on “The migration starts/ })
+      .getByRole("button", { name: "Resolve" })
+      .click();
+    await expect(panel.getByText("1 resolved thread")).toBeVisible();
+    await expect(panel.getByRole("list", { name: /Open comments/ }).getByRole("article")).toHaveCount(1);
+    await page.goto(`/app/buckets/${ws}`);
+    await expect(page.getByRole("list", { name: "Pages" }).getByText("1 open comment")).toBeVisible();
+    await page.goto(`/app/buckets/${ws}/${slug}?comments=1`);
+  });
+
   await test.step("the comment UI has no serious axe violation (desktop and phone, light and dark)", async () => {
     const findings = await checkScreen(page, "comments", async () => {
       await expect(page.getByRole("complementary", { name: "Comments" })).toBeVisible();
