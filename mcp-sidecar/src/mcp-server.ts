@@ -22,7 +22,7 @@ export { RESOURCES_PAGE_SIZE } from "@atelier/shared/domain/resources";
 const INSTRUCTIONS =
   "Atelier keeps living artifacts: Markdown or HTML pages and data tables in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
   "write with create_page and update_page (pass expected_version to avoid overwriting someone else's change). Every write is recorded in the page history under this token's name. " +
-  "Tools that write need sign-in: without a token, calling one starts it. The prompts publish_page, summarise_workspace and update_page walk through the common tasks.";
+  "Tools that write need sign-in: without a token, calling one starts it. The prompts publish_page, summarise_workspace, update_page and address_comments walk through the common tasks.";
 
 // One JSON Schema validator for the whole process: by default every SDK Server builds its own
 // (an Ajv instance with its formats), which would be one per request here.

@@ -37,6 +37,7 @@ const READ_TOOLS = [
   "get_workspace",
   "list_changes",
   "list_collections",
+  "list_comments",
   "list_files",
   "list_pages",
   "list_rows",
@@ -45,6 +46,7 @@ const READ_TOOLS = [
   "whoami",
 ];
 const WRITE_TOOLS = [
+  "add_comment",
   "change_table",
   "create_collection",
   "create_page",
@@ -57,6 +59,7 @@ const WRITE_TOOLS = [
   "insert_rows",
   "move_page",
   "push_image",
+  "resolve_comment",
   "update_page",
   "update_row",
 ];

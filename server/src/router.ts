@@ -1,5 +1,6 @@
 import { authRouter } from "./features/auth/auth.router";
 import { filesRouter } from "./features/files/files.router";
+import { commentsRouter } from "./features/comments/comments.router";
 import { healthRouter } from "./features/health/health.router";
 import { meRouter } from "./features/me/me.router";
 import { oauthRouter } from "./features/oauth/oauth.router";
@@ -22,6 +23,7 @@ export const appRouter = router({
   oauth: oauthRouter,
   search: searchRouter,
   files: filesRouter,
+  comments: commentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

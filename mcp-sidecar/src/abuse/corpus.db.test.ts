@@ -9,6 +9,7 @@
 // on one database.
 import { createServer, type Server } from "node:http";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
+import { addComment } from "@atelier/shared/domain/comments/comments";
 import { countUsage } from "@atelier/shared/domain/limits";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { updatePage } from "@atelier/shared/domain/pages/update-page";
@@ -67,9 +68,13 @@ interface Fixture {
   vupload: string;
   aupload: string;
   png: string;
+  vcomment: string;
+  vpubComment: string;
+  acomment: string;
 }
 
 const MISSING_ROW = "row_AAAAAAAAAAAAAAAAAAAA";
+const MISSING_COMMENT = "cmt_AAAAAAAAAAAAAAAAAAAAAA";
 
 function corpus(f: Fixture): Record<string, Entry> {
   const ws = (foreign: unknown[] = [f.vpriv]): Field => ({ foreign, missing: ["no-such-workspace-zz"], like: f.vpriv });
@@ -89,7 +94,43 @@ function corpus(f: Fixture): Record<string, Entry> {
       ids: true,
       base: { slug: f.apage },
       fields: { slug: page(), page_id: { foreign: [f.vpageId], missing: ["00000000-0000-4000-8000-000000000000"], like: f.vpageId } },
-      extra: [{ label: "page_id alone: someone else's", input: { page_id: f.vpageId } }],
+      extra: [
+        { label: "page_id alone: someone else's", input: { page_id: f.vpageId } },
+        // A public page's comments are its members' only.
+        { label: "comments of someone else's public page", input: { slug: f.vpubPage, comments: true } },
+        { label: "comments of someone else's page", input: { slug: f.vpage, comments: true } },
+      ],
+    },
+    list_comments: {
+      ids: true,
+      base: { page: f.apage },
+      fields: { page: page([f.vpage, f.vpubPage]) },
+      extra: [
+        { label: "someone else's table", input: { workspace: f.vpriv, table: f.vtable } },
+        { label: "someone else's public table", input: { workspace: f.vpub, table: f.vpubTable, include_resolved: true } },
+      ],
+    },
+    add_comment: {
+      ids: true,
+      base: { page: f.apage, body: "x" },
+      fields: { page: page([f.vpage, f.vpubPage]) },
+      extra: [
+        { label: "a quote on someone else's page", input: { page: f.vpage, quote: f.secretText, body: "x" } },
+        { label: "a reply in someone else's thread", input: { reply_to: f.vcomment, body: "x" } },
+        { label: "a reply in someone else's public page's thread", input: { reply_to: f.vpubComment, body: "x" } },
+        { label: "a reply in a missing thread", input: { reply_to: MISSING_COMMENT, body: "x" } },
+        { label: "someone else's row", input: { workspace: f.vpriv, table: f.vtable, row_id: f.vrow, body: "x" } },
+        { label: "someone else's public row", input: { workspace: f.vpub, table: f.vpubTable, row_id: f.vpubRow, body: "x" } },
+        { label: "someone else's row in my table", input: { workspace: f.aws, table: f.atable, row_id: f.vrow, body: "x" } },
+        { label: "a quote not on my page", input: { page: f.apage, quote: "not there", body: "x" } },
+        { label: "a body too long", input: { page: f.apage, body: "x".repeat(10_001) } },
+        { label: "two targets", input: { page: f.apage, reply_to: f.acomment, body: "x" } },
+      ],
+    },
+    resolve_comment: {
+      ids: true,
+      base: { comment_id: f.acomment },
+      fields: { comment_id: { foreign: [f.vcomment, f.vpubComment], missing: [MISSING_COMMENT], like: f.vcomment } },
     },
     search_pages: {
       ids: true,
@@ -269,6 +310,8 @@ describe("the abuse corpus over /mcp", () => {
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
     const vfile = (await addFile(sc.deps, as, { workspace: vpriv, data: png, alt: "dot", imageOnly: true })).file.sha256;
     const vupload = (await createUploadUrl(sc.deps, as, { workspace: vpriv })).upload_id;
+    const vcomment = await addComment(sc.deps, as, { page: vpage, quote: secretText, body: `${secretText} comment` });
+    const vpubComment = await addComment(sc.deps, as, { page: vpubPage, body: `${secretText} on the public page` });
     const vtoken = await makeToken(sc, victim, { label: "Victim agent" });
     victimCredential = vtoken.credential;
 
@@ -283,6 +326,7 @@ describe("the abuse corpus over /mcp", () => {
     const arows = await insertRows(sc.deps, aas, { workspace: aws, collection: atable, rows: [{ name: "mine" }] });
     const afile = (await addFile(sc.deps, aas, { workspace: aws, data: Buffer.from("the attacker's own notes\n"), imageOnly: false })).file.sha256;
     const aupload = (await createUploadUrl(sc.deps, aas, { workspace: aws })).upload_id;
+    const acomment = await addComment(sc.deps, aas, { page: apage, body: "my own" });
     attackerAuth = { authorization: `Bearer ${(await makeToken(sc, attacker, { label: "Attacker agent" })).credential}` };
     const reg = await registerAnonymous(sc.deps, { agentLabel: "Sandbox attacker", requesterIp: "10.9.9.9" });
     sandboxAuth = { authorization: `Bearer ${reg.credential}` };
@@ -310,6 +354,9 @@ describe("the abuse corpus over /mcp", () => {
       vupload,
       aupload,
       png: png.toString("base64"),
+      vcomment: vcomment.comment_id,
+      vpubComment: vpubComment.comment_id,
+      acomment: acomment.comment_id,
     };
   });
   afterAll(async () => {

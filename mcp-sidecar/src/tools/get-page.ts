@@ -1,4 +1,6 @@
+import { listComments } from "@atelier/shared/domain/comments/comments";
 import { getPage as getPageInDomain } from "@atelier/shared/domain/pages/get-page";
+import { CommentsViewSchema } from "@atelier/shared/schemas/comments";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { VersionSchema } from "@atelier/shared/schemas/pages";
 import { z } from "zod";
@@ -12,13 +14,16 @@ export const getPage = defineTool({
       slug: SlugSchema.optional(),
       page_id: z.uuid().optional(),
       version: VersionSchema.optional().describe("A kept earlier version (get_page_history lists them); default the current one"),
+      comments: z.boolean().optional().describe("Also return the page's open comment threads (as list_comments does); members and their agents only"),
     })
     .strict()
     .refine((v) => (v.slug === undefined) !== (v.page_id === undefined), { message: "give exactly one of slug or page_id", path: ["slug"] }),
-  output: z.object({ page: PageViewSchema }),
+  output: z.object({ page: PageViewSchema, comments: CommentsViewSchema.optional() }),
   annotations: READ,
   async run(ctx, input) {
     const by = input.slug !== undefined ? { slug: input.slug } : { pageId: input.page_id ?? "" };
-    return { page: await getPageInDomain(ctx, ctx.principal, by, input.version) };
+    const page = await getPageInDomain(ctx, ctx.principal, by, input.version);
+    if (!input.comments) return { page };
+    return { page, comments: await listComments(ctx, ctx.principal, { page: page.slug }) };
   },
 });

@@ -34,6 +34,9 @@ import { createUploadUrl } from "./create-upload-url";
 import { finishUpload } from "./finish-upload";
 import { listFiles } from "./list-files";
 import { deleteFile } from "./delete-file";
+import { listComments } from "./list-comments";
+import { addComment } from "./add-comment";
+import { resolveComment } from "./resolve-comment";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -68,6 +71,9 @@ export const TOOLS: readonly ToolDef[] = [
   finishUpload,
   listFiles,
   deleteFile,
+  listComments,
+  addComment,
+  resolveComment,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

@@ -43,6 +43,9 @@ interface Fixture {
   atokenId: string;
   vfile: string;
   afile: string;
+  vcomment: string;
+  vpubComment: string;
+  acomment: string;
 }
 
 /** A variant sent for one procedure: what it is, the input, and the surface (mutation or query). */
@@ -66,6 +69,7 @@ const MISSING_ROW = "row_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_TOKEN = "tok_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_LINK = "lnk_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_USER = "usr_AAAAAAAAAAAAAAAAAAAA";
+const MISSING_COMMENT = "cmt_AAAAAAAAAAAAAAAAAAAAAA";
 
 /** Every procedure of the router, and what the corpus sends it. */
 function corpus(f: Fixture): Record<string, Entry> {
@@ -79,7 +83,33 @@ function corpus(f: Fixture): Record<string, Entry> {
   // An empty cursor is no cursor: the first page.
   const cursor = { foreign: [], missing: ["eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA"], like: "eyJ4IjoxfQ", allow: ["empty"] };
   const allForeign = (label: string, input: unknown): Probe => ({ label: `${label} (all the victim's)`, input });
+  const comment = { foreign: [f.vcomment, f.vpubComment], missing: [MISSING_COMMENT], like: f.vcomment };
   return {
+    "comments.list": {
+      ids: true,
+      base: { page: f.apage },
+      fields: { page: page([f.vpage, f.vpubPage]) },
+      extra: [
+        allForeign("comments.list table", { workspace: f.vpriv, table: f.vtable }),
+        { label: "a public table's", input: { workspace: f.vpub, table: f.vpubTable } },
+      ],
+    },
+    "comments.counts": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv]) } },
+    "comments.add": {
+      ids: true,
+      base: { page: f.apage, body: "x" },
+      fields: { page: page([f.vpage, f.vpubPage]), reply_to: comment },
+      extra: [
+        allForeign("comments.add quote", { page: f.vpage, quote: f.secretText, body: "x" }),
+        allForeign("comments.add reply", { reply_to: f.vcomment, body: "x" }),
+        { label: "a public page's thread", input: { reply_to: f.vpubComment, body: "x" } },
+        allForeign("comments.add row", { workspace: f.vpriv, table: f.vtable, row_id: f.vrow, body: "x" }),
+        { label: "someone else's row in my table", input: { workspace: f.aws, table: f.atable, row_id: f.vrow, body: "x" } },
+      ],
+    },
+    "comments.resolve": { ids: true, base: { comment_id: f.acomment }, fields: { comment_id: comment } },
+    "comments.edit": { ids: true, base: { comment_id: f.acomment, body: "changed" }, fields: { comment_id: comment } },
+    "comments.delete": { ids: true, base: { comment_id: f.acomment }, fields: { comment_id: comment } },
     "system.health": { ids: false, why: "no input" },
     "me.get": { ids: false, why: "no input: the caller's own account (checked for disclosure below)" },
     "auth.signOut": { ids: false, why: "no input: ends the caller's own session" },
@@ -391,6 +421,11 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     const attackerEmail = (await trpcData<{ email: string }>(await attacker.query("me.get"))).email;
     const afile = (await addFile(srv.deps, await asUser(attackerEmail), { workspace: aws, data: Buffer.from("attacker notes\n"), imageOnly: false })).file
       .sha256;
+    const vcomment = await trpcData<{ comment_id: string }>(
+      await victim.mutation("comments.add", { page: vpage, quote: secretText, body: `${secretText} said` }),
+    );
+    const vpubComment = await trpcData<{ comment_id: string }>(await victim.mutation("comments.add", { page: vpubPage, body: `${secretText} in public` }));
+    const acomment = await trpcData<{ comment_id: string }>(await attacker.mutation("comments.add", { page: apage, body: "mine" }));
     f = {
       vfile,
       afile,
@@ -415,6 +450,9 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       atable,
       arow: arows.row_ids[0] ?? "",
       atokenId: atoken.token_id,
+      vcomment: vcomment.comment_id,
+      vpubComment: vpubComment.comment_id,
+      acomment: acomment.comment_id,
     };
   });
   afterAll(async () => {

@@ -8,6 +8,7 @@ import type {
   ChangeHeadDoc,
   ChangeSignalDoc,
   CollectionDoc,
+  CommentDoc,
   EventDoc,
   FileChunkDoc,
   FileDoc,
@@ -87,6 +88,11 @@ const SCHEMA = {
   changeSignals: { doc: {} as ChangeSignalDoc, indexes: [] },
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
+  // Comments (docs/comments.md): listed by page, or by table; counted by workspace.
+  comments: {
+    doc: {} as CommentDoc,
+    indexes: [idx("page", { pageId: 1 }), idx("collection", { collectionId: 1 }), idx("workspace", { workspaceId: 1 }), idx("thread", { threadId: 1 })],
+  },
   meta: { doc: {} as MetaDoc, indexes: [] },
   // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number).
   files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 })] },

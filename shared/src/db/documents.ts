@@ -441,6 +441,35 @@ export interface AssertionReplayDoc {
   expiresAt: Date;
 }
 
+/**
+ * A comment (docs/comments.md): the first of a thread carries the anchor and whether the
+ * thread is resolved; a reply names its thread. A deleted comment with replies stays as a
+ * marker with no text.
+ */
+export interface CommentDoc {
+  _id: string;
+  workspaceId: string;
+  /** The page it is on (page and quote anchors), or null for a row. */
+  pageId: string | null;
+  /** The table and row it is on (row anchors). */
+  collectionId: string | null;
+  rowId: string | null;
+  /** The thread's first comment (itself for a first comment). */
+  threadId: string;
+  anchor:
+    { kind: "page" } | { kind: "quote"; quote: string; prefix: string; suffix: string; start: number; version: number } | { kind: "row" } | { kind: "reply" };
+  /** Markdown. */
+  body: string;
+  author: Actor;
+  createdAt: Date;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+  /** First comments only: who resolved the thread, and when (null: open). */
+  resolved: { at: Date; by: Actor } | null;
+  /** What it stores (counted in the workspace's usage). */
+  bytes: number;
+}
+
 export interface ShareLinkDoc {
   /** SHA-256 of the secret in the link; the secret itself is only in the URL. */
   _id: string;

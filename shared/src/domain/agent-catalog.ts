@@ -199,6 +199,23 @@ export const TOOL_CATALOG = {
       "Deletes a file from a workspace by its sha256 (from list_files or its URL) and gives its bytes back. Pages that show it show a broken image until edited.",
     access: "write",
   },
+  list_comments: {
+    title: "List comments",
+    description:
+      "Lists the comment threads on a page (`page`) or a table (`workspace` + `table`, optionally one `row_id`), open ones unless include_resolved, in reading order: each with its replies and, for a comment on a passage, the quote, the version it was made on, and whether it is still attached to the current text (where, and how it reads now) or only on an earlier version. Members and their agents only.",
+    access: "read",
+  },
+  add_comment: {
+    title: "Add a comment",
+    description:
+      "Comments on a passage of a page (`page` + `quote`, the exact text as get_page shows it; add `prefix` or `suffix` when it occurs more than once), on a whole page (`page`), on a table row (`workspace` + `table` + `row_id`), or replies in a thread (`reply_to`). The body is Markdown. Returns the thread.",
+    access: "write",
+  },
+  resolve_comment: {
+    title: "Resolve a comment thread",
+    description: "Marks the thread of a comment resolved (say `reopen: true` to reopen it). Reply first with add_comment to say what you changed.",
+    access: "write",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;
@@ -247,6 +264,11 @@ export const PROMPT_CATALOG = {
       { name: "change", description: "What to change.", required: true },
     ],
   },
+  address_comments: {
+    title: "Address open comments",
+    description: "Turn a page's open comments into an edit: change the page as they ask, reply to each, and resolve the ones done.",
+    arguments: [{ name: "slug", description: "The page's slug.", required: true }],
+  },
 } as const satisfies Record<string, PromptEntry>;
 
 export type PromptName = keyof typeof PROMPT_CATALOG;
@@ -276,6 +298,13 @@ export function promptText(name: PromptName, args: Record<string, string | undef
       return (
         `Change the Atelier page "${args.slug ?? ""}": ${args.change ?? ""}. Read it first with get_page, make the change, and save it with update_page passing the version you read as expected_version. ` +
         "If the answer is version_conflict, someone changed it meanwhile: read it again, reapply the change, and save again."
+      );
+    case "address_comments":
+      return (
+        `Address the open comments on the Atelier page "${args.slug ?? ""}". Call list_comments with page "${args.slug ?? ""}" and get_page to read the current text. ` +
+        "For each open thread, decide what the comment asks for: change the passage it quotes (current_quote when still attached; a comment only on an earlier version quotes text that has since changed: check whether it still applies) with edit_page, passing the version you read as expected_version; all edits of one pass in one edit_page call. " +
+        "Then reply to each thread with add_comment (reply_to) saying what you changed, or why you did not, and resolve_comment the ones you fully addressed; leave questions for a person open. " +
+        "If edit_page answers version_conflict, read the page again and redo the edits."
       );
   }
 }

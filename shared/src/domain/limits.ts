@@ -2,7 +2,7 @@
 // workspace), enforced by one conditional update of the workspace's usage counters, so
 // parallel writes cannot overshoot them. `usage.bytes` counts everything a workspace stores:
 // pages and every revision kept, rendered documents, table definitions, rows and their
-// history, the activity feed, and files.
+// history, comments, the activity feed, and files.
 import type { Config } from "../config";
 import type { Database, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
@@ -97,7 +97,7 @@ export async function countUsage({ database }: Pick<Deps, "database">, wsId: str
     bytes += p.bytes;
   }
   for await (const r of database.c.rows.find({ workspaceId: wsId }, { projection: { bytes: 1 } })) bytes += RECORD_OVERHEAD_BYTES + r.bytes;
-  const sources = [database.c.revisions, database.c.artifacts, database.c.rowRevisions, database.c.collections, database.c.files] as const;
+  const sources = [database.c.revisions, database.c.artifacts, database.c.rowRevisions, database.c.collections, database.c.files, database.c.comments] as const;
   for (const source of sources) {
     for await (const d of (source as unknown as typeof database.c.rows).find({ workspaceId: wsId }, { projection: { bytes: 1 } })) bytes += d.bytes ?? 0;
   }

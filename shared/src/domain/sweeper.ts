@@ -84,6 +84,7 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
       "events",
       "collections",
       "shareLinks",
+      "comments",
       "workspaceSlugs",
       "changes",
       "uploads",

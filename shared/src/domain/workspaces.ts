@@ -310,6 +310,7 @@ export async function deleteWorkspace(deps: StoreDeps, principal: Principal, inp
 const OWNED_BY_WORKSPACE = [
   "artifacts",
   "shareLinks",
+  "comments",
   "pages",
   "revisions",
   "rows",

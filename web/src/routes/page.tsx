@@ -8,6 +8,7 @@ import { VisibilityBadge } from "../components/badges";
 import { Breadcrumb } from "../components/breadcrumb";
 import { ConfirmDialog, confirmsMutation } from "../components/confirm-dialog";
 import { CopyButton } from "../components/copy-button";
+import { PageComments } from "../components/comments/page-comments";
 import { ArtifactFrame } from "../components/page/artifact-frame";
 import { HistoryPanel } from "../components/page/history-panel";
 import { LiveTablesNote } from "../components/page/live-tables-note";
@@ -37,6 +38,7 @@ export function PagePage({ user, params }: PublicPageProps) {
   const historyOpen = search.get("history") === "1";
   // Just made with "New page": the title is selected to type over.
   const fresh = search.get("new") === "1";
+  const commentsOpen = search.get("comments") === "1";
 
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
   // While editing, look for other people's (and agents') saves every 15 s, so a conflict
@@ -54,7 +56,7 @@ export function PagePage({ user, params }: PublicPageProps) {
     if (opened) recordRecent({ kind: "page", ...opened });
   }, [opened?.href, opened?.title, opened?.where]);
 
-  const setFlag = (name: "edit" | "history", on: boolean) =>
+  const setFlag = (name: "edit" | "history" | "comments", on: boolean) =>
     setSearch(
       (prev) => {
         const next = new URLSearchParams(prev);
@@ -63,7 +65,7 @@ export function PagePage({ user, params }: PublicPageProps) {
         if (name === "edit" && !on) next.delete("new");
         return next;
       },
-      { replace: name === "history" },
+      { replace: name !== "edit" },
     );
 
   if (page.isPending || workspace.isPending) return <PageLoading label="Opening the page…" />;
@@ -89,9 +91,11 @@ export function PagePage({ user, params }: PublicPageProps) {
   const artifactPath = `/a/${data.slug}`;
   const artifactLink = `${window.location.origin}${artifactPath}`;
   const showEditor = editing && canWrite;
+  // Comments are members' (docs/comments.md#who-sees-and-writes-them), never over the editor.
+  const showComments = commentsOpen && isMember && !showEditor;
 
   return (
-    <div className={`page-screen ${historyOpen ? "page-screen--with-history" : ""}`}>
+    <div className={`page-screen ${historyOpen || showComments ? "page-screen--with-history" : ""}`}>
       <title>{`${data.title} · ${wsData.name} · Atelier`}</title>
       <Breadcrumb trail={[...(user ? [{ href: "/", label: "Workspaces" }] : []), { href: `/buckets/${slug}`, label: wsData.name }]} current={data.title} />
 
@@ -117,6 +121,11 @@ export function PagePage({ user, params }: PublicPageProps) {
           <button type="button" className="button" aria-pressed={historyOpen} onClick={() => setFlag("history", !historyOpen)}>
             History
           </button>
+          {isMember && !showEditor ? (
+            <button type="button" className="button" aria-pressed={showComments} onClick={() => setFlag("comments", !showComments)}>
+              Comments
+            </button>
+          ) : null}
           {canWrite && !showEditor ? (
             <button type="button" className="button" onClick={() => setMoving(true)}>
               Change address
@@ -146,7 +155,8 @@ export function PagePage({ user, params }: PublicPageProps) {
       {!showEditor ? <LiveTablesNote workspace={slug} specs={tableSpecsOf(data.parts)} /> : null}
 
       <div className="page-screen__body">
-        <div className="page-screen__main">
+        {showComments ? <PageComments page={data} directory={directory} onClose={() => setFlag("comments", false)} /> : null}
+        <div className="page-screen__main" hidden={showComments}>
           {showEditor ? (
             // The editor keeps the version it opened on as its base until it saves; `latest`
             // tells it when someone else has saved meanwhile.

@@ -21,7 +21,7 @@ export async function deletePage(deps: StoreDeps, principal: Principal, slug: st
   return { page_id: page._id, slug: page.slug };
 }
 
-/** The steps of a delete after its mark, each idempotent: addresses, history, the page, then the usage it held. */
+/** The steps of a delete after its mark, each idempotent: addresses, history, comments, the page, then the usage it held. */
 export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "workspaceId" | "bytes">): Promise<void> {
   const { database } = deps;
   await markUsageChanging({ database }, page.workspaceId);
@@ -31,8 +31,15 @@ export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | 
   deps.cache.delete(pageSlugKey(page.slug));
   const revisions = await database.c.revisions.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
   await database.c.revisions.deleteMany({ pageId: page._id });
+  // Its comments go with it (docs/comments.md#what-comments-cost).
+  const comments = await database.c.comments.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
+  await database.c.comments.deleteMany({ pageId: page._id });
   const r = await database.c.pages.deleteOne({ _id: page._id });
   forgetPage(deps, page._id);
-  const freed = (r.deletedCount === 1 ? page.bytes : 0) + revisions.reduce((n, x) => n + x.bytes, 0) + addresses.reduce((n, a) => n + a.bytes, 0);
+  const freed =
+    (r.deletedCount === 1 ? page.bytes : 0) +
+    revisions.reduce((n, x) => n + x.bytes, 0) +
+    addresses.reduce((n, a) => n + a.bytes, 0) +
+    comments.reduce((n, c) => n + c.bytes, 0);
   await releaseUsage({ database }, page.workspaceId, { pages: r.deletedCount, bytes: freed });
 }

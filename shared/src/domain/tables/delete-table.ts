@@ -19,6 +19,8 @@ export async function deleteTable(deps: StoreDeps, principal: Principal, input: 
   let freed = table.bytes;
   for await (const row of database.c.rows.find({ collectionId: table._id }, { projection: { bytes: 1 } })) freed += RECORD_OVERHEAD_BYTES + row.bytes;
   for await (const rev of database.c.rowRevisions.find({ collectionId: table._id }, { projection: { bytes: 1 } })) freed += rev.bytes;
+  for await (const c of database.c.comments.find({ collectionId: table._id }, { projection: { bytes: 1 } })) freed += c.bytes;
+  await database.c.comments.deleteMany({ collectionId: table._id });
   await database.c.rows.deleteMany({ collectionId: table._id });
   await database.c.rowRevisions.deleteMany({ collectionId: table._id });
   await database.c.rowChanges.deleteMany({ collectionId: table._id });

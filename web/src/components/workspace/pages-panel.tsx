@@ -7,6 +7,7 @@ import { ActorName } from "../actor-name";
 import { TimeAgo } from "../time-ago";
 import { LoadError } from "../load-error";
 import { EmptyState } from "../empty-state";
+import { CommentCount, useOpenCommentCounts } from "../comments/comment-count";
 import "./panels.css";
 
 const PAGE_SIZE = 25;
@@ -17,6 +18,7 @@ export function PagesPanel({ slug, canWrite, directory, onNewPage }: { slug: str
     trpc.pages.list.infiniteQueryOptions({ workspace: slug, limit: PAGE_SIZE }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
   );
   const [filter, setFilter] = useState("");
+  const commentCounts = useOpenCommentCounts(slug);
 
   if (pages.isPending) {
     return (
@@ -75,6 +77,7 @@ export function PagesPanel({ slug, canWrite, directory, onNewPage }: { slug: str
                 <TimeAgo iso={page.updated_at} prefix="edited " /> by
               </span>
               <ActorName actor={page.updated_by} directory={directory} />
+              <CommentCount n={commentCounts[page.slug]} />
             </p>
           </li>
         ))}
