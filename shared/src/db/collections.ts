@@ -7,6 +7,8 @@ import type {
   ChangeDoc,
   ChangeHeadDoc,
   ChangeSignalDoc,
+  WebhookDeliveryDoc,
+  WebhookDoc,
   CollectionDoc,
   EventDoc,
   LoginCodeDoc,
@@ -85,6 +87,11 @@ const SCHEMA = {
   assertionReplays: { doc: {} as AssertionReplayDoc, indexes: [idx("expires", { expiresAt: 1 })] },
   shareLinks: { doc: {} as ShareLinkDoc, indexes: [idx("link_id_unique", { linkId: 1 }, true), idx("workspace", { workspaceId: 1 })] },
   meta: { doc: {} as MetaDoc, indexes: [] },
+  webhooks: { doc: {} as WebhookDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  webhookDeliveries: {
+    doc: {} as WebhookDeliveryDoc,
+    indexes: [idx("due", { status: 1, nextAttemptAt: 1 }), idx("webhook_seq", { webhookId: 1, seq: -1 }), idx("workspace", { workspaceId: 1 })],
+  },
   oauth: {
     doc: {} as OAuthRecordDoc,
     indexes: [idx("grant", { grantId: 1 }), idx("uid", { uid: 1 }), idx("expires", { expiresAt: 1 })],

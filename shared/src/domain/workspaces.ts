@@ -318,6 +318,8 @@ const OWNED_BY_WORKSPACE = [
   "collections",
   "events",
   "changes",
+  "webhooks",
+  "webhookDeliveries",
   "workspaceSlugs",
 ] as const;
 
