@@ -26,6 +26,9 @@ import { diffPageVersions } from "./diff-page-versions";
 import { movePage } from "./move-page";
 import { changeTable } from "./change-table";
 import { listChanges } from "./list-changes";
+import { addWebhook } from "./add-webhook";
+import { listWebhooks } from "./list-webhooks";
+import { removeWebhook } from "./remove-webhook";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -53,6 +56,9 @@ export const TOOLS: readonly ToolDef[] = [
   movePage,
   changeTable,
   listChanges,
+  addWebhook,
+  listWebhooks,
+  removeWebhook,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

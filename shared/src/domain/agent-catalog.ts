@@ -158,6 +158,23 @@ export const TOOL_CATALOG = {
       "Lists a workspace's changes in order, after `cursor` (the next_cursor of your last call; omit it to start from the oldest kept): their type, target id, version and who made them, never content. Call it again with next_cursor to follow along; read a target with get_page or list_rows to see what changed. A cursor older than what is kept answers cursor_expired: read the current state, then continue from the newest position. Outsiders of a public workspace see changes to its content only.",
     access: "read",
   },
+  add_webhook: {
+    title: "Add a webhook",
+    description:
+      "Adds an endpoint that receives a signed POST (Standard Webhooks) for each change of a workspace: its type, ids and version, never content. Give the https URL and, optionally, the event types to receive (default: every type). Answers the signing secret, shown this once: keep it to verify deliveries. Owners only.",
+    access: "admin",
+  },
+  list_webhooks: {
+    title: "List webhooks",
+    description:
+      "Lists a workspace's webhook endpoints: their URL, event types and status (active, or disabled after failing). Never their secrets. Owners only.",
+    access: "admin",
+  },
+  remove_webhook: {
+    title: "Remove a webhook",
+    description: "Removes a webhook endpoint of a workspace and its delivery log; nothing more is sent to it. Owners only.",
+    access: "admin",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;

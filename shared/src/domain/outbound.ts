@@ -85,4 +85,3 @@ export function guardedLookup(allowNonPublic: boolean): LookupFunction {
     });
   };
 }
-

@@ -201,7 +201,7 @@ export async function post(deps: Pick<WebhookDeps, "config">, h: WebhookDoc, d: 
 
 /** How long a process holds a delivery it is sending: longer than one attempt may take. */
 function leaseSeconds(config: WebhookDeps["config"]): number {
-  return config.WEBHOOK_TIMEOUT_SECONDS * 2 + 5;
+  return config.WEBHOOK_TIMEOUT_SECONDS * 2 + 1;
 }
 
 /** Takes a due delivery for this process, or null when another took it first. */
@@ -248,7 +248,12 @@ async function disableIfFailing(deps: WebhookDeps, webhookId: string): Promise<v
   const text = `Atelier stopped sending webhooks of the workspace “${name}” to an endpoint: every delivery has failed since ${h.failingSince.toISOString()}.\n\nThe endpoint's address is not repeated here. Open the workspace's settings, Webhooks, to see its delivery log, fix the receiver and turn it back on:\n\n    ${config.BASE_URL}/buckets/${ws.slug}?tab=settings\n`;
   for (const u of users) {
     await deps.mailer
-      .send({ to: u.email, subject: "A webhook of your Atelier workspace was disabled", text, html: `<pre style="font-family:system-ui,sans-serif;white-space:pre-wrap">${escapeHtml(text)}</pre>` })
+      .send({
+        to: u.email,
+        subject: "A webhook of your Atelier workspace was disabled",
+        text,
+        html: `<pre style="font-family:system-ui,sans-serif;white-space:pre-wrap">${escapeHtml(text)}</pre>`,
+      })
       .catch(() => undefined);
   }
 }
@@ -295,28 +300,39 @@ export async function sendDue(deps: WebhookDeps): Promise<number> {
     const won = await claim(deps, d);
     if (won) mine.push(won);
   }
+  // One endpoint's deliveries in feed order, one after the other; endpoints side by side.
+  const byEndpoint = new Map<string, WebhookDeliveryDoc[]>();
+  for (const d of mine) byEndpoint.set(d.webhookId, [...(byEndpoint.get(d.webhookId) ?? []), d]);
   await Promise.all(
-    mine.map(async (d) => {
-      const h = await database.c.webhooks.findOne({ _id: d.webhookId });
-      if (!h) {
-        await database.c.webhookDeliveries.deleteOne({ _id: d._id }); // its endpoint was removed
-        return;
-      }
-      if (h.status !== "active") {
-        await settleDisabled(deps, d);
-        return;
-      }
-      await settle(deps, d, await post(deps, h, d));
+    [...byEndpoint.values()].map(async (list) => {
+      for (const d of list.sort((a, b) => a.seq - b.seq)) await sendOne(deps, d);
     }),
   );
   return mine.length;
+}
+
+async function sendOne(deps: WebhookDeps, d: WebhookDeliveryDoc): Promise<void> {
+  const h = await deps.database.c.webhooks.findOne({ _id: d.webhookId });
+  if (!h) {
+    await deps.database.c.webhookDeliveries.deleteOne({ _id: d._id }); // its endpoint was removed
+    return;
+  }
+  if (h.status !== "active") return settleDisabled(deps, d);
+  await settle(deps, d, await post(deps, h, d));
 }
 
 async function settleDisabled(deps: WebhookDeps, d: WebhookDeliveryDoc): Promise<void> {
   const t = now();
   await deps.database.c.webhookDeliveries.updateOne(
     { _id: d._id, status: "pending" },
-    { $set: { status: "failed", doneAt: t, leaseUntil: t, log: [...d.log, { at: t, status: null, error: "Not sent: the endpoint is disabled." }].slice(-LOG_KEPT) } },
+    {
+      $set: {
+        status: "failed",
+        doneAt: t,
+        leaseUntil: t,
+        log: [...d.log, { at: t, status: null, error: "Not sent: the endpoint is disabled." }].slice(-LOG_KEPT),
+      },
+    },
   );
 }
 

@@ -6,12 +6,7 @@ import type { Config } from "../../config";
 import type { WebhookDeliveryDoc, WebhookDoc, WorkspaceDoc } from "../../db/index";
 import { AppError, invalidInput } from "../../errors";
 import { newId } from "../../ids";
-import {
-  WEBHOOK_MAX_PER_WORKSPACE,
-  type AddWebhookInput,
-  type DeliveryView,
-  type WebhookView,
-} from "../../schemas/webhooks";
+import { WEBHOOK_MAX_PER_WORKSPACE, type AddWebhookInput, type DeliveryView, type WebhookView } from "../../schemas/webhooks";
 import { actorOf, assertCan, type Principal } from "../access";
 import { latestPosition } from "../changes/feed";
 import { addSeconds, now } from "../clock";
@@ -124,7 +119,12 @@ export async function addWebhook(deps: StoreDeps, principal: Principal, input: A
     createdAt: t,
   };
   await deps.database.c.webhooks.insertOne(doc);
-  await recordEvent(deps, { workspaceId: ws._id, type: "webhook.created", actor: actorOf(principal), target: { kind: "webhook", id: doc._id, label: ws.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "webhook.created",
+    actor: actorOf(principal),
+    target: { kind: "webhook", id: doc._id, label: ws.name },
+  });
   return { webhook: webhookView(doc), secret };
 }
 
@@ -177,7 +177,12 @@ export async function removeWebhook(deps: StoreDeps, principal: Principal, input
   const r = await deps.database.c.webhooks.deleteOne({ _id: input.webhook_id, workspaceId: ws._id });
   if (r.deletedCount !== 1) throw new AppError("not_found", "No such webhook in this workspace.");
   await deps.database.c.webhookDeliveries.deleteMany({ webhookId: input.webhook_id });
-  await recordEvent(deps, { workspaceId: ws._id, type: "webhook.removed", actor: actorOf(principal), target: { kind: "webhook", id: input.webhook_id, label: ws.name } });
+  await recordEvent(deps, {
+    workspaceId: ws._id,
+    type: "webhook.removed",
+    actor: actorOf(principal),
+    target: { kind: "webhook", id: input.webhook_id, label: ws.name },
+  });
 }
 
 /** The newest deliveries of an endpoint, newest first. */
