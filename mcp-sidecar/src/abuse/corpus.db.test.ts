@@ -7,6 +7,7 @@
 // but the rate-limit windows), nothing of the victim's in any answer. Then every limit the
 // sidecar owns is pushed past with batches and parallel calls through two sidecar processes
 // on one database.
+import { addWebhook } from "@atelier/shared/domain/webhooks/endpoints";
 import { createServer, type Server } from "node:http";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
 import { countUsage } from "@atelier/shared/domain/limits";
@@ -60,9 +61,12 @@ interface Fixture {
   atable: string;
   arow: string;
   sandbox: string;
+  vhookId: string;
+  ahookId: string;
 }
 
 const MISSING_ROW = "row_AAAAAAAAAAAAAAAAAAAA";
+const MISSING_HOOK = "whk_AAAAAAAAAAAAAAAAAAAA";
 
 function corpus(f: Fixture): Record<string, Entry> {
   const ws = (foreign: unknown[] = [f.vpriv]): Field => ({ foreign, missing: ["no-such-workspace-zz"], like: f.vpriv });
@@ -173,6 +177,18 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { workspace: f.aws, page: f.apage },
       fields: { workspace: ws([f.vpriv, f.vpub]), page: page([f.vpage, f.vpubPage]) },
     },
+    add_webhook: {
+      ids: true,
+      base: { workspace: f.aws, url: "http://127.0.0.1:9/hook", events: ["page.created"] },
+      fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) },
+    },
+    list_webhooks: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) } },
+    remove_webhook: {
+      ids: true,
+      base: { workspace: f.aws, webhook_id: f.ahookId },
+      fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]), webhook_id: { foreign: [f.vhookId], missing: [MISSING_HOOK], like: f.vhookId } },
+      extra: [{ label: "remove (all the victim's)", input: { workspace: f.vpriv, webhook_id: f.vhookId } }],
+    },
   };
 }
 
@@ -237,6 +253,7 @@ describe("the abuse corpus over /mcp", () => {
     const vrows = await insertRows(sc.deps, as, { workspace: vpriv, collection: vtable, rows: [{ name: secretText }] });
     const vpubRows = await insertRows(sc.deps, as, { workspace: vpub, collection: vpubTable, rows: [{ name: "open" }] });
     await createShareLink(sc.deps, as, { workspace: vpriv });
+    const vhook = await addWebhook(sc.deps, as, { workspace: vpriv, url: "http://127.0.0.1:9/victim-hook" });
     const vtoken = await makeToken(sc, victim, { label: "Victim agent" });
     victimCredential = vtoken.credential;
 
@@ -249,6 +266,7 @@ describe("the abuse corpus over /mcp", () => {
     const atable = uniq("atbl");
     await createCollection(sc.deps, aas, { workspace: aws, slug: atable, name: "T", kind: "table", columns: [{ name: "name", type: "text" }] });
     const arows = await insertRows(sc.deps, aas, { workspace: aws, collection: atable, rows: [{ name: "mine" }] });
+    const ahook = await addWebhook(sc.deps, aas, { workspace: aws, url: "http://127.0.0.1:9/attacker-hook" });
     attackerAuth = { authorization: `Bearer ${(await makeToken(sc, attacker, { label: "Attacker agent" })).credential}` };
     const reg = await registerAnonymous(sc.deps, { agentLabel: "Sandbox attacker", requesterIp: "10.9.9.9" });
     sandboxAuth = { authorization: `Bearer ${reg.credential}` };
@@ -271,6 +289,8 @@ describe("the abuse corpus over /mcp", () => {
       atable,
       arow: arows.row_ids[0] ?? "",
       sandbox: reg.sandbox_bucket.slug,
+      vhookId: vhook.webhook.webhook_id,
+      ahookId: ahook.webhook.webhook_id,
     };
   });
   afterAll(async () => {
