@@ -1,4 +1,4 @@
-// The owner's settings of a workspace: its name, its share links (those agents made too),
+// The owner's settings of a workspace: its name, its share links (those agents made too), its webhooks,
 // and deleting it, with what happens to everything in it said plainly.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
@@ -12,6 +12,7 @@ import { Field, TextField } from "../field";
 import { QueryFallback } from "../load-error";
 import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
+import { WebhooksSection } from "./webhooks-section";
 import "./panels.css";
 import "./settings-panel.css";
 
@@ -23,6 +24,7 @@ export function SettingsPanel({ workspace }: { workspace: Workspace }) {
     <div className="settings">
       <NameSection workspace={workspace} />
       <ShareLinksSection workspace={workspace} />
+      <WebhooksSection workspace={workspace} />
       <DeleteSection workspace={workspace} />
     </div>
   );
