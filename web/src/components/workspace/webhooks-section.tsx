@@ -234,7 +234,7 @@ function DeliveryLog({ slug, hook }: { slug: string; hook: Hook }) {
             <span className="mono">{d.type}</span>
             <span className={`webhooks__status webhooks__status--${d.status}`}>
               {d.status === "delivered" ? "Delivered" : d.status === "pending" ? "Waiting" : "Failed"}
-              {d.last_status !== null ? ` · ${d.last_status}` : ""}
+              {d.status !== "pending" && d.last_status !== null ? ` · ${d.last_status}` : ""}
             </span>
             <span className="member-row__meta">
               #{d.seq} · {d.attempts === 1 ? "1 attempt" : `${d.attempts} attempts`} · <TimeAgo iso={d.created_at} />
