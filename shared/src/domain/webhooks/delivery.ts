@@ -109,9 +109,12 @@ export async function recordDeliveries(deps: WebhookDeps): Promise<number> {
   const heads = await database.c.changeHeads.find({ _id: { $in: wsIds } }, { projection: { seq: 1 } }).toArray();
   const headOf = new Map(heads.map((h) => [h._id, h.seq]));
   let added = 0;
+  let failure: unknown = null;
   for (const h of hooks) {
-    if ((headOf.get(h.workspaceId) ?? 0) > h.cursor) added += await recordFor(deps, h);
+    // One endpoint's trouble (its feed unreadable for a moment) holds no other back.
+    if ((headOf.get(h.workspaceId) ?? 0) > h.cursor) added += await recordFor(deps, h).catch((err: unknown) => ((failure ??= err), 0));
   }
+  if (failure) throw failure;
   return added;
 }
 
@@ -148,8 +151,14 @@ export async function post(deps: Pick<WebhookDeps, "config">, h: WebhookDoc, d: 
     "user-agent": "Atelier-Webhooks",
     "webhook-id": d.messageId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": signatures(config.SECRET_KEY, h, d.messageId, at, d.payload),
+    "webhook-signature": "",
   };
+  try {
+    headers["webhook-signature"] = signatures(config.SECRET_KEY, h, d.messageId, at, d.payload);
+  } catch {
+    // A secret encrypted under another SECRET_KEY: nothing is sent unsigned.
+    return { status: null, error: "Not sent: the signing secret cannot be read (was SECRET_KEY changed?). Rotate the secret." };
+  }
   const timeoutMs = config.WEBHOOK_TIMEOUT_SECONDS * 1000;
   return new Promise<Outcome>((resolve) => {
     let settled = false;
