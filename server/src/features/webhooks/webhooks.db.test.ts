@@ -1,7 +1,7 @@
 // Webhooks over tRPC, as the app's settings use them: the secret in the add answer only, field
 // problems as 400 with the field named and nothing written, owners only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
+import { type Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
 let srv: TestServer;
 let owner: Browser;
