@@ -201,6 +201,8 @@ async function main(): Promise<number> {
     LOG_LEVEL: "info",
     // OAuth clients on loopback (the journeys' client metadata documents and redirect URIs).
     OAUTH_ALLOW_LOOPBACK_CLIENTS: "true",
+    // Webhook receivers on loopback (the webhooks journey's receiver runs in the test process).
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     NODE_EXTRA_CA_CERTS: tls.cert,
   };
   const node = process.execPath;

@@ -1,7 +1,8 @@
 import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
 import { revokeToken } from "@atelier/shared/domain/tokens";
 import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
-import { setVisibility } from "@atelier/shared/domain/workspaces";
+import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
+import { addMemberByEmail } from "@atelier/shared/domain/members";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -63,7 +64,17 @@ const WRITE_TOOLS = [
   "update_page",
   "update_row",
 ];
-const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "export_workspace", "import_workspace", "set_workspace_visibility"];
+const ADMIN_TOOLS = [
+  "add_collaborator",
+  "add_webhook",
+  "create_share_link",
+  "create_workspace",
+  "export_workspace",
+  "import_workspace",
+  "list_webhooks",
+  "remove_webhook",
+  "set_workspace_visibility",
+];
 
 describe("tools/list", () => {
   it("shows each caller only the tools its scopes allow, all fully described", async () => {
@@ -165,6 +176,46 @@ describe("authoring through the real MCP client", () => {
     const r = await call(client, "create_page", { slug: "Bad Slug", title: "t", body_markdown: "x" });
     expect(r.isError).toBe(true);
     expect(JSON.parse(r.text)).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^slug: /) });
+    await client.close();
+  });
+});
+
+describe("webhooks through the real MCP client", () => {
+  it("lets an owner's agent add, list and remove an endpoint; the secret is answered once and never listed", async () => {
+    const { credential } = await makeToken(sc, owner);
+    const client = await connectClient(sc, credential);
+    const added = await call(client, "add_webhook", { workspace: wsSlug, url: "http://127.0.0.1:9/mcp-hook", events: ["page.created", "page.updated"] });
+    expect(added.isError).toBe(false);
+    const secret = added.data.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const webhook = added.data.webhook as { webhook_id: string; events: string[]; status: string };
+    expect(webhook).toMatchObject({ events: ["page.created", "page.updated"], status: "active" });
+    const listed = await call(client, "list_webhooks", { workspace: wsSlug });
+    expect((listed.data.webhooks as { webhook_id: string }[]).map((w) => w.webhook_id)).toEqual([webhook.webhook_id]);
+    expect(JSON.stringify(listed.data)).not.toContain(secret);
+    // A bad event type is a tool error naming the field; nothing written.
+    const bad = await call(client, "add_webhook", { workspace: wsSlug, url: "http://127.0.0.1:9/x", events: ["page.eaten"] });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("events");
+    expect(await sc.database.c.webhooks.countDocuments({})).toBe(1);
+    expect((await call(client, "remove_webhook", { workspace: wsSlug, webhook_id: webhook.webhook_id })).data).toEqual({ removed: true });
+    const again = await call(client, "remove_webhook", { workspace: wsSlug, webhook_id: webhook.webhook_id });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain("not_found");
+    await client.close();
+  });
+
+  it("refuses an editor's agent: only owners manage webhooks", async () => {
+    const editor = await makeUser(sc, `hook-editor-${Date.now()}@example.com`);
+    const slug = uniq("hooks");
+    await createWorkspaceFor(sc.deps, { kind: "user", user: owner }, { slug, name: "Hooks" });
+    await addMemberByEmail(sc.deps, { kind: "user", user: owner }, { workspace: slug, email: editor.email, role: "editor" });
+    const { credential } = await makeToken(sc, editor);
+    const client = await connectClient(sc, credential);
+    const r = await call(client, "add_webhook", { workspace: slug, url: "http://127.0.0.1:9/x" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("forbidden");
+    expect(await sc.database.c.webhooks.countDocuments({})).toBe(0);
     await client.close();
   });
 });

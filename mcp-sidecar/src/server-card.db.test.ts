@@ -53,7 +53,7 @@ describe("the server card's claims", () => {
     await client.close();
   });
 
-  it("annotations say what each tool does: reads are read-only; what overwrites, removes or exposes is destructive; nothing reaches outside", async () => {
+  it("annotations say what each tool does: reads are read-only; what overwrites, removes or exposes is destructive; only add_webhook reaches outside", async () => {
     // docs/decisions.md#agents-send-and-read-little-issue-26. Tools added later must at least keep the general rules below.
     const destructive = new Set([
       "update_page",
@@ -72,10 +72,11 @@ describe("the server card's claims", () => {
     const { tools } = await client.listTools();
     for (const t of tools) {
       const a = t.annotations ?? {};
-      // export_workspace reads only; it is an owner's tool because the whole workspace leaves with it.
-      const reads = TOOL_CATALOG[t.name as keyof typeof TOOL_CATALOG].access === "read" || t.name === "export_workspace";
+      // Two owners' tools only read: the whole workspace leaves with an export, and a webhook's list is the owners' business.
+      const reads = TOOL_CATALOG[t.name as keyof typeof TOOL_CATALOG].access === "read" || ["export_workspace", "list_webhooks"].includes(t.name);
       expect(a.readOnlyHint, t.name).toBe(reads);
-      expect(a.openWorldHint, t.name).toBe(false);
+      // Only a webhook sends anything outside the instance.
+      expect(a.openWorldHint, t.name).toBe(t.name === "add_webhook");
       if (reads) expect([a.destructiveHint, a.idempotentHint], t.name).toEqual([false, true]);
       if (destructive.has(t.name)) expect(a.destructiveHint, t.name).toBe(true);
       if (additive.has(t.name)) expect(a.destructiveHint, t.name).toBe(false);

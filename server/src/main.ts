@@ -4,6 +4,7 @@ import { ReadCache } from "@atelier/shared/domain/cache";
 import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
+import { startWebhookWorker } from "@atelier/shared/domain/webhooks/delivery";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
 import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
 import { createServer } from "node:http";
@@ -27,6 +28,11 @@ const server = createServer(front.listener).listen(config.SERVER_PORT, config.LI
 });
 // Follows the change feed: drops what other processes changed from this process's cache.
 const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
+// Sends webhook deliveries (any number of processes may: each takes a delivery with a lease); at once when a workspace changed.
+const webhooks = startWebhookWorker({ database, config, mailer }, 1000, (err) => logger.error({ err }, "webhook pass failed"));
+follower.subscribe((s) => {
+  if (s.kind === "workspace") webhooks.kick();
+});
 const sweeper = startSweeper({ database, config, cache }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
@@ -34,6 +40,7 @@ shutdownOnSignals({
   logger,
   onClosed: async () => {
     await sweeper.stop();
+    await webhooks.stop();
     await follower.stop();
     mailer.close();
     await database.client.close();

@@ -8,6 +8,7 @@ import { pagesRouter } from "./features/pages/pages.router";
 import { searchRouter } from "./features/search/search.router";
 import { collectionsRouter, rowsRouter } from "./features/tables/tables.router";
 import { tokensRouter } from "./features/tokens/tokens.router";
+import { webhooksRouter } from "./features/webhooks/webhooks.router";
 import { workspacesRouter } from "./features/workspaces/workspaces.router";
 import { router } from "./trpc";
 
@@ -24,6 +25,7 @@ export const appRouter = router({
   search: searchRouter,
   files: filesRouter,
   comments: commentsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

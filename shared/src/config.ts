@@ -121,6 +121,14 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9.:/, ]+$/, "must be loopback, a number of hops, or a list of addresses/subnets")
     .default("loopback"),
   OAUTH_ALLOW_LOOPBACK_CLIENTS: z.enum(["true", "false", "1", "0", "yes", "no"]).optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false", "1", "0", "yes", "no"]).optional(),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .regex(/^\s*\d{1,7}(\s*,\s*\d{1,7}){0,19}\s*$/, "must be a comma-separated list of 1-20 whole numbers of seconds")
+    .default("5,300,1800,7200,18000,36000,36000")
+    .transform((v) => v.split(",").map((n) => Number(n.trim()))),
+  WEBHOOK_TIMEOUT_SECONDS: int(10, 1, 60),
+  WEBHOOK_DISABLE_AFTER_SECONDS: int(DAY, 0, 30 * DAY),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(3600, 60, DAY),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: int(30 * DAY, 300, 365 * DAY),
   OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS: int(3, 1, 30),
@@ -142,7 +150,10 @@ const EnvSchema = z.object({
 });
 
 type Env = z.infer<typeof EnvSchema>;
-export type Config = Omit<Env, "BASE_URL" | "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "SECRET_KEY" | "BACKUP_DIR"> & {
+export type Config = Omit<
+  Env,
+  "BASE_URL" | "ANONYMOUS_REGISTRATION_ENABLED" | "OAUTH_ALLOW_LOOPBACK_CLIENTS" | "WEBHOOK_ALLOW_PRIVATE_TARGETS" | "SECRET_KEY" | "BACKUP_DIR"
+> & {
   /** The public origin, without a trailing slash. */
   BASE_URL: string;
   /** Where `pnpm backup` without a file name writes (default DATA_DIR/backups). */
@@ -150,6 +161,8 @@ export type Config = Omit<Env, "BASE_URL" | "ANONYMOUS_REGISTRATION_ENABLED" | "
   ANONYMOUS_REGISTRATION_ENABLED: boolean;
   /** OAuth clients whose metadata document lives on a loopback or private address (and http: loopback client ids). */
   OAUTH_ALLOW_LOOPBACK_CLIENTS: boolean;
+  /** Webhook endpoints on loopback or private addresses (development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean;
   SECRET_KEY: string;
 };
 
@@ -178,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = result.data;
   const anon = e.ANONYMOUS_REGISTRATION_ENABLED;
   const loopback = e.OAUTH_ALLOW_LOOPBACK_CLIENTS;
+  const privateTargets = e.WEBHOOK_ALLOW_PRIVATE_TARGETS;
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     ...e,
@@ -187,6 +201,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     WEB_DIST_DIR: e.WEB_DIST_DIR === undefined ? undefined : path.resolve(e.WEB_DIST_DIR),
     ANONYMOUS_REGISTRATION_ENABLED: anon === undefined ? e.NODE_ENV === "development" : anon === "true" || anon === "1" || anon === "yes",
     OAUTH_ALLOW_LOOPBACK_CLIENTS: loopback === undefined ? e.NODE_ENV !== "production" : loopback === "true" || loopback === "1" || loopback === "yes",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS:
+      privateTargets === undefined ? e.NODE_ENV !== "production" : privateTargets === "true" || privateTargets === "1" || privateTargets === "yes",
     SECRET_KEY: e.SECRET_KEY ?? defaultSecretKey(e.NODE_ENV, dataDir),
   };
 }

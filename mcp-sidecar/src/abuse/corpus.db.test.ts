@@ -7,6 +7,7 @@
 // but the rate-limit windows), nothing of the victim's in any answer. Then every limit the
 // sidecar owns is pushed past with batches and parallel calls through two sidecar processes
 // on one database.
+import { addWebhook } from "@atelier/shared/domain/webhooks/endpoints";
 import { createServer, type Server } from "node:http";
 import { advanceClock, nowMs, resetClock } from "@atelier/shared/domain/clock";
 import { addComment } from "@atelier/shared/domain/comments/comments";
@@ -71,10 +72,13 @@ interface Fixture {
   vcomment: string;
   vpubComment: string;
   acomment: string;
+  vhookId: string;
+  ahookId: string;
 }
 
 const MISSING_ROW = "row_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_COMMENT = "cmt_AAAAAAAAAAAAAAAAAAAAAA";
+const MISSING_HOOK = "whk_AAAAAAAAAAAAAAAAAAAA";
 
 function corpus(f: Fixture): Record<string, Entry> {
   const ws = (foreign: unknown[] = [f.vpriv]): Field => ({ foreign, missing: ["no-such-workspace-zz"], like: f.vpriv });
@@ -242,6 +246,18 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { workspace: f.aws, sha256: f.afile },
       fields: { workspace: ws([f.vpriv, f.vpub]), sha256: { foreign: [f.vfile], missing: ["0".repeat(64)], like: f.vfile } },
     },
+    add_webhook: {
+      ids: true,
+      base: { workspace: f.aws, url: "http://127.0.0.1:9/hook", events: ["page.created"] },
+      fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) },
+    },
+    list_webhooks: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) } },
+    remove_webhook: {
+      ids: true,
+      base: { workspace: f.aws, webhook_id: f.ahookId },
+      fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]), webhook_id: { foreign: [f.vhookId], missing: [MISSING_HOOK], like: f.vhookId } },
+      extra: [{ label: "remove (all the victim's)", input: { workspace: f.vpriv, webhook_id: f.vhookId } }],
+    },
   };
 }
 
@@ -312,6 +328,7 @@ describe("the abuse corpus over /mcp", () => {
     const vupload = (await createUploadUrl(sc.deps, as, { workspace: vpriv })).upload_id;
     const vcomment = await addComment(sc.deps, as, { page: vpage, quote: secretText, body: `${secretText} comment` });
     const vpubComment = await addComment(sc.deps, as, { page: vpubPage, body: `${secretText} on the public page` });
+    const vhook = await addWebhook(sc.deps, as, { workspace: vpriv, url: "http://127.0.0.1:9/victim-hook" });
     const vtoken = await makeToken(sc, victim, { label: "Victim agent" });
     victimCredential = vtoken.credential;
 
@@ -327,6 +344,7 @@ describe("the abuse corpus over /mcp", () => {
     const afile = (await addFile(sc.deps, aas, { workspace: aws, data: Buffer.from("the attacker's own notes\n"), imageOnly: false })).file.sha256;
     const aupload = (await createUploadUrl(sc.deps, aas, { workspace: aws })).upload_id;
     const acomment = await addComment(sc.deps, aas, { page: apage, body: "my own" });
+    const ahook = await addWebhook(sc.deps, aas, { workspace: aws, url: "http://127.0.0.1:9/attacker-hook" });
     attackerAuth = { authorization: `Bearer ${(await makeToken(sc, attacker, { label: "Attacker agent" })).credential}` };
     const reg = await registerAnonymous(sc.deps, { agentLabel: "Sandbox attacker", requesterIp: "10.9.9.9" });
     sandboxAuth = { authorization: `Bearer ${reg.credential}` };
@@ -357,6 +375,8 @@ describe("the abuse corpus over /mcp", () => {
       vcomment: vcomment.comment_id,
       vpubComment: vpubComment.comment_id,
       acomment: acomment.comment_id,
+      vhookId: vhook.webhook.webhook_id,
+      ahookId: ahook.webhook.webhook_id,
     };
   });
   afterAll(async () => {

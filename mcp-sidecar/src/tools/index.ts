@@ -37,6 +37,9 @@ import { deleteFile } from "./delete-file";
 import { listComments } from "./list-comments";
 import { addComment } from "./add-comment";
 import { resolveComment } from "./resolve-comment";
+import { addWebhook } from "./add-webhook";
+import { listWebhooks } from "./list-webhooks";
+import { removeWebhook } from "./remove-webhook";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -74,6 +77,9 @@ export const TOOLS: readonly ToolDef[] = [
   listComments,
   addComment,
   resolveComment,
+  addWebhook,
+  listWebhooks,
+  removeWebhook,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));

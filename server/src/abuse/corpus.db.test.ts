@@ -46,6 +46,8 @@ interface Fixture {
   vcomment: string;
   vpubComment: string;
   acomment: string;
+  vhookId: string;
+  ahookId: string;
 }
 
 /** A variant sent for one procedure: what it is, the input, and the surface (mutation or query). */
@@ -70,6 +72,7 @@ const MISSING_TOKEN = "tok_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_LINK = "lnk_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_USER = "usr_AAAAAAAAAAAAAAAAAAAA";
 const MISSING_COMMENT = "cmt_AAAAAAAAAAAAAAAAAAAAAA";
+const MISSING_HOOK = "whk_AAAAAAAAAAAAAAAAAAAA";
 
 /** Every procedure of the router, and what the corpus sends it. */
 function corpus(f: Fixture): Record<string, Entry> {
@@ -169,6 +172,29 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { slug: f.aws, link_id: f.vlinkId },
       fields: { slug: ws([f.vpriv, f.vpub]), link_id: { foreign: [f.vlinkId], missing: [MISSING_LINK], like: f.vlinkId } },
       extra: [allForeign("revoke", { slug: f.vpriv, link_id: f.vlinkId })],
+    },
+    "webhooks.list": { ids: true, base: { slug: f.aws }, fields: { slug: ws([f.vpriv, f.vpub]) } },
+    "webhooks.add": {
+      ids: true,
+      base: { workspace: f.aws, url: "http://127.0.0.1:9/hook", events: ["page.created"] },
+      fields: { workspace: ws([f.vpriv, f.vpub]) },
+    },
+    ...Object.fromEntries(
+      (["webhooks.update", "webhooks.rotate", "webhooks.remove", "webhooks.deliveries"] as const).map((path) => [
+        path,
+        {
+          ids: true as const,
+          base: path === "webhooks.update" ? { workspace: f.aws, webhook_id: f.ahookId, events: [] } : { workspace: f.aws, webhook_id: f.ahookId },
+          fields: { workspace: ws([f.vpriv, f.vpub]), webhook_id: { foreign: [f.vhookId], missing: [MISSING_HOOK], like: f.vhookId } },
+          extra: [allForeign(path, { workspace: f.vpriv, webhook_id: f.vhookId })],
+        },
+      ]),
+    ),
+    "webhooks.resend": {
+      ids: true,
+      base: { workspace: f.aws, delivery_id: `${f.ahookId}:1` },
+      fields: { workspace: ws([f.vpriv, f.vpub]), delivery_id: { foreign: [`${f.vhookId}:1`], missing: [`${MISSING_HOOK}:1`], like: `${f.vhookId}:1` } },
+      extra: [allForeign("resend", { workspace: f.vpriv, delivery_id: `${f.vhookId}:1` })],
     },
     "pages.list": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws(), collection: table, cursor } },
     "pages.get": { ids: true, base: { slug: f.apage }, fields: { slug: page() } },
@@ -400,6 +426,9 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     await victim.mutation("rows.insert", { workspace: vpub, collection: vpubTable, rows: [{ name: "open" }] });
     const vtoken = await trpcData<{ token_id: string }>(await victim.mutation("tokens.create", { label: "Victim agent", scopes: ["mcp:read", "mcp:write"] }));
     const link = await trpcData<{ url: string; link_id: string }>(await victim.mutation("workspaces.shareLinks.create", { slug: vpriv, page: vpage }));
+    const vhook = await trpcData<{ webhook: { webhook_id: string } }>(
+      await victim.mutation("webhooks.add", { workspace: vpriv, url: "http://127.0.0.1:9/victim-hook" }),
+    );
 
     const aws = uniq("aws");
     await attacker.mutation("workspaces.create", { slug: aws, name: "Mine" });
@@ -426,6 +455,9 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
     );
     const vpubComment = await trpcData<{ comment_id: string }>(await victim.mutation("comments.add", { page: vpubPage, body: `${secretText} in public` }));
     const acomment = await trpcData<{ comment_id: string }>(await attacker.mutation("comments.add", { page: apage, body: "mine" }));
+    const ahook = await trpcData<{ webhook: { webhook_id: string } }>(
+      await attacker.mutation("webhooks.add", { workspace: aws, url: "http://127.0.0.1:9/attacker-hook" }),
+    );
     f = {
       vfile,
       afile,
@@ -453,6 +485,8 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       vcomment: vcomment.comment_id,
       vpubComment: vpubComment.comment_id,
       acomment: acomment.comment_id,
+      vhookId: vhook.webhook.webhook_id,
+      ahookId: ahook.webhook.webhook_id,
     };
   });
   afterAll(async () => {

@@ -7,6 +7,8 @@ import type {
   ChangeDoc,
   ChangeHeadDoc,
   ChangeSignalDoc,
+  WebhookDeliveryDoc,
+  WebhookDoc,
   CollectionDoc,
   CommentDoc,
   EventDoc,
@@ -98,6 +100,11 @@ const SCHEMA = {
   files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
   fileChunks: { doc: {} as FileChunkDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
   uploads: { doc: {} as UploadDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("expires", { expiresAt: 1 })] },
+  webhooks: { doc: {} as WebhookDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  webhookDeliveries: {
+    doc: {} as WebhookDeliveryDoc,
+    indexes: [idx("due", { status: 1, nextAttemptAt: 1 }), idx("webhook_seq", { webhookId: 1, seq: -1 }), idx("workspace", { workspaceId: 1 })],
+  },
   oauth: {
     doc: {} as OAuthRecordDoc,
     indexes: [idx("grant", { grantId: 1 }), idx("uid", { uid: 1 }), idx("expires", { expiresAt: 1 })],

@@ -375,7 +375,7 @@ export interface EventDoc {
   workspaceId: string;
   type: string;
   actor: Actor;
-  target: { kind: "page" | "row" | "collection" | "workspace" | "member" | "token" | "share_link"; id: string; label: string };
+  target: { kind: "page" | "row" | "collection" | "workspace" | "member" | "token" | "share_link" | "webhook"; id: string; label: string };
   /** How many things the event stands for ("added 12 rows"). */
   count?: number;
   /** A version brought back, for page.restored. */
@@ -532,4 +532,54 @@ export interface UploadDoc {
   fileId: string | null;
   expiresAt: Date;
   createdAt: Date;
+}
+
+/**
+ * A webhook endpoint of a workspace (docs/events.md#webhooks). Its signing secrets are kept
+ * encrypted with a key derived from SECRET_KEY (docs/security.md#webhook-secrets): signing needs them in clear.
+ */
+export interface WebhookDoc {
+  /** `whk_…` */
+  _id: string;
+  workspaceId: string;
+  url: string;
+  /** Event types it receives; empty: every type. */
+  events: string[];
+  description: string;
+  /** Newest first; a rotated-out secret stays until `until`, and deliveries carry a signature by each. */
+  secrets: { enc: string; createdAt: Date; until: Date | null }[];
+  status: "active" | "disabled";
+  disabledAt: Date | null;
+  disabledReason: "failing" | null;
+  /** The feed position up to which its deliveries have been recorded. */
+  cursor: number;
+  /** Since when every attempt has failed (null: the last one succeeded). */
+  failingSince: Date | null;
+  createdBy: Actor;
+  createdAt: Date;
+}
+
+/**
+ * One change to deliver to one endpoint, recorded before any attempt: `_id` is
+ * `${webhookId}:${seq}`, so recording it again is no second delivery.
+ */
+export interface WebhookDeliveryDoc {
+  _id: string;
+  webhookId: string;
+  workspaceId: string;
+  seq: number;
+  /** The `webhook-id` header: the change's event id, the same on every attempt and on "send again". */
+  messageId: string;
+  type: string;
+  /** The exact body sent on every attempt (ids and versions only). */
+  payload: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAt: Date;
+  /** A process is sending it until then; after that any process may take it over. */
+  leaseUntil: Date;
+  /** The newest attempts, newest last (at most 10). */
+  log: { at: Date; status: number | null; error: string | null }[];
+  createdAt: Date;
+  doneAt: Date | null;
 }

@@ -216,6 +216,23 @@ export const TOOL_CATALOG = {
     description: "Marks the thread of a comment resolved (say `reopen: true` to reopen it). Reply first with add_comment to say what you changed.",
     access: "write",
   },
+  add_webhook: {
+    title: "Add a webhook",
+    description:
+      "Adds an endpoint that receives a signed POST (Standard Webhooks) for each change of a workspace: its type, ids and version, never content. Give the https URL and, optionally, the event types to receive (default: every type). Answers the signing secret, shown this once: keep it to verify deliveries. Owners only.",
+    access: "admin",
+  },
+  list_webhooks: {
+    title: "List webhooks",
+    description:
+      "Lists a workspace's webhook endpoints: their URL, event types and status (active, or disabled after failing). Never their secrets. Owners only.",
+    access: "admin",
+  },
+  remove_webhook: {
+    title: "Remove a webhook",
+    description: "Removes a webhook endpoint of a workspace and its delivery log; nothing more is sent to it. Owners only.",
+    access: "admin",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 export type ToolName = keyof typeof TOOL_CATALOG;

@@ -3,13 +3,14 @@
 // redirect URIs are acceptable) and the bounded fetch of a metadata document: no redirects,
 // a timeout, a size cap, JSON only, `client_id` equal to its URL, and no loopback, private or
 // otherwise non-public address unless OAUTH_ALLOW_LOOPBACK_CLIENTS is on. The address check
-// runs on the address actually connected to (a DNS lookup hook), so a name that resolves to a
+// runs on the address actually connected to (a DNS lookup hook, shared with webhook deliveries: outbound.ts), so a name that resolves to a
 // public address once and to a private one later gains nothing.
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
 import type { Config } from "../config";
+import { guardedLookup, isNonPublicLiteral, isPublicAddress } from "./outbound";
+
+export { isPublicAddress };
 
 /** The draft's advice: a metadata document is small. */
 export const CLIENT_DOCUMENT_MAX_BYTES = 5 * 1024;
@@ -30,59 +31,6 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 /** localhost, 127.0.0.0/8 and [::1]: a program on the person's own computer. */
 export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-// Addresses that are not on the public internet (RFC 6890 and friends).
-const NON_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  NON_PUBLIC.addSubnet(net, prefix, "ipv4");
-}
-// IPv6 forms that carry an IPv4 address are refused whole (but the dotted `::ffff:a.b.c.d`,
-// judged by its IPv4 address below):
-// IPv4-compatible (`::/96`, so `[::7f00:1]` is 127.0.0.1), IPv4-mapped (`::ffff:0:0/96`),
-// IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4
-// (`2002::/16`) and Teredo (`2001::/32`). A client document on the public internet has a
-// plain IPv4 or IPv6 address.
-for (const [net, prefix] of [
-  ["::", 96],
-  ["::1", 128],
-  ["::ffff:0:0", 96],
-  ["::ffff:0:0:0", 96],
-  ["64:ff9b::", 96],
-  ["64:ff9b:1::", 48],
-  ["2001::", 32],
-  ["2002::", 16],
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  NON_PUBLIC.addSubnet(net, prefix, "ipv6");
-}
-
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6 && address.toLowerCase().startsWith("::ffff:") && isIP(address.slice(7)) === 4) {
-    return isPublicAddress(address.slice(7));
-  }
-  return !NON_PUBLIC.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
 /**
@@ -161,22 +109,6 @@ export function redirectUriProblem(uri: unknown): string | null {
   return null;
 }
 
-function guardedLookup(allowNonPublic: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, "", 4);
-      const list = (addresses as unknown as LookupAddress[]).filter((a) => allowNonPublic || isPublicAddress(a.address));
-      const first = list[0];
-      if (!first) {
-        const e = Object.assign(new Error("resolves only to loopback or private addresses"), { code: "ENONPUBLIC" });
-        return callback(e, "", 4);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, first.address, first.family);
-    });
-  };
-}
-
 /**
  * Fetches and checks a client ID metadata document. Answers its JSON object and how long it
  * may be reused (seconds, from Cache-Control within 60 s … 1 h), or throws ClientDocumentError.
@@ -188,7 +120,7 @@ export async function fetchClientDocument(
   if (!isClientDocumentUrl(config, clientId)) throw new ClientDocumentError("invalid_client", "The client_id is not a usable client metadata document URL.");
   const url = new URL(clientId);
   const allowNonPublic = config.OAUTH_ALLOW_LOOPBACK_CLIENTS;
-  if (!allowNonPublic && isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 && !isPublicAddress(url.hostname.replace(/^\[|\]$/g, ""))) {
+  if (!allowNonPublic && isNonPublicLiteral(url.hostname)) {
     throw new ClientDocumentError("invalid_client", "The client metadata document is on a loopback or private address, which this server does not fetch.");
   }
   const timeoutMs = config.OAUTH_CLIENT_FETCH_TIMEOUT_SECONDS * 1000;

@@ -13,6 +13,7 @@ import { PAGES } from "./pages/page-versions";
 import { finishClaim } from "./registrations";
 import { clearEndedWindows } from "./rate-limits";
 import { pruneChanges } from "./changes/feed";
+import { pruneDeliveries } from "./webhooks/delivery";
 import { clearExpiredOAuthRecords } from "./oauth-store";
 import { ROWS } from "./tables/row-versions";
 import { finishPendingVersions, finishVersion } from "./versioned-write";
@@ -90,6 +91,8 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
       "uploads",
       "files",
       "fileChunks",
+      "webhooks",
+      "webhookDeliveries",
     ] as const;
     for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
     await database.c.changeHeads.deleteOne({ _id: wsId });
@@ -202,6 +205,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += await clearExpiredOAuthRecords({ database });
   // The change feed past its retention (CHANGES_RETENTION_SECONDS).
   report.cleared += await pruneChanges(deps);
+  // Webhook deliveries done longer ago than that (their log).
+  report.cleared += await pruneDeliveries(deps);
   return report;
 }
 

@@ -319,6 +319,8 @@ const OWNED_BY_WORKSPACE = [
   "collections",
   "events",
   "changes",
+  "webhooks",
+  "webhookDeliveries",
   "workspaceSlugs",
   "uploads",
   "files",

@@ -126,6 +126,12 @@ export function describeEvent(event: EventInput, directory: Directory = EMPTY_DI
       return { verb: count === 1 ? "updated a row in" : `updated ${rows(count)} in`, target: table(), suffix: "" };
     case "row.deleted":
       return { verb: count === 1 ? "deleted a row from" : `deleted ${rows(count)} from`, target: table(), suffix: "" };
+    case "webhook.created":
+      return { verb: "added a webhook", target: null, suffix: "" };
+    case "webhook.removed":
+      return { verb: "removed a webhook", target: null, suffix: "" };
+    case "webhook.disabled":
+      return { verb: "turned off a webhook that kept failing", target: null, suffix: "" };
     default: {
       // A kind of event this app doesn't know yet still reads sensibly: "page.archived" → "archived".
       const action = type.split(".")[1] ?? type;

@@ -1,4 +1,4 @@
-// The owner's settings of a workspace: its name, its share links (those agents made too),
+// The owner's settings of a workspace: its name, its share links (those agents made too), its webhooks,
 // and deleting it, with what happens to everything in it said plainly.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
@@ -13,6 +13,7 @@ import { QueryFallback } from "../load-error";
 import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
 import { ArchiveSection } from "./archive-section";
+import { WebhooksSection } from "./webhooks-section";
 import "./panels.css";
 import "./settings-panel.css";
 
@@ -25,6 +26,7 @@ export function SettingsPanel({ workspace }: { workspace: Workspace }) {
       <NameSection workspace={workspace} />
       <ShareLinksSection workspace={workspace} />
       <ArchiveSection workspace={workspace} />
+      <WebhooksSection workspace={workspace} />
       <DeleteSection workspace={workspace} />
     </div>
   );
