@@ -16,7 +16,10 @@ const database = await connectWithRetry(config, logger, "atelier-server");
 const mailer = createMailer(config);
 if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the development outbox in DATA_DIR/outbox and the console");
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
-const app = createApp({ config, database, logger, mailer, cache });
+// Follows the change feed: drops what other processes changed from this process's cache and
+// hands each change to this process's live streams.
+const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
+const app = createApp({ config, database, logger, mailer, cache, follower });
 // Public pages this process holds answer before Express, with their request lines buffered.
 const front = leanArtifactFront(
   { cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) },
@@ -25,8 +28,6 @@ const front = leanArtifactFront(
 const server = createServer(front.listener).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
-// Follows the change feed: drops what other processes changed from this process's cache.
-const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
 const sweeper = startSweeper({ database, config, cache }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
