@@ -123,3 +123,93 @@ export async function trpcData<T>(res: Response): Promise<T> {
   if (!body.result) throw new Error(`tRPC error ${res.status}: ${JSON.stringify(body.error)}`);
   return body.result.data;
 }
+
+export interface SseEvent {
+  id: string | undefined;
+  event: string;
+  data: unknown;
+}
+
+/**
+ * Reads a Server-Sent Events stream as a browser's EventSource would. `next(match)` waits for
+ * the next event that matches (never on a clock: the stream's own events end the wait), and
+ * `seen` keeps every event in the order it came.
+ */
+export class SseReader {
+  readonly seen: SseEvent[] = [];
+  ended = false;
+  private waiters: { match: (e: SseEvent) => boolean; from: number; resolve: (e: SseEvent | null) => void }[] = [];
+  private readonly abort = new AbortController();
+
+  private constructor(readonly res: Response) {}
+
+  static async open(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
+    const ctl = new AbortController();
+    const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: ctl.signal });
+    const r = new SseReader(res);
+    r.abort.signal.addEventListener("abort", () => ctl.abort());
+    if (res.ok && res.body) void r.pump(res.body);
+    else r.ended = true;
+    return r;
+  }
+
+  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buf = "";
+    try {
+      for await (const chunk of body) {
+        buf += decoder.decode(chunk, { stream: true });
+        let at: number;
+        while ((at = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, at);
+          buf = buf.slice(at + 2);
+          const e: SseEvent = { id: undefined, event: "message", data: null };
+          let data: string | null = null;
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id: ")) e.id = line.slice(4);
+            else if (line.startsWith("event: ")) e.event = line.slice(7);
+            else if (line.startsWith("data: ")) data = line.slice(6);
+          }
+          if (data === null) continue;
+          e.data = JSON.parse(data);
+          this.seen.push(e);
+          this.settle();
+        }
+      }
+    } catch {
+      // aborted
+    }
+    this.ended = true;
+    this.settle();
+  }
+
+  private settle(): void {
+    this.waiters = this.waiters.filter((w) => {
+      const found = this.seen.slice(w.from).find(w.match);
+      if (found) w.resolve(found);
+      else if (this.ended) w.resolve(null);
+      else return true;
+      return false;
+    });
+  }
+
+  /** The next event from now on that matches (null when the stream ended first). */
+  next(match: (e: SseEvent) => boolean = () => true): Promise<SseEvent | null> {
+    return new Promise((resolve) => {
+      this.waiters.push({ match, from: this.seen.length, resolve });
+      this.settle();
+    });
+  }
+
+  /** The first event (seen before or coming) that matches. */
+  find(match: (e: SseEvent) => boolean): Promise<SseEvent | null> {
+    return new Promise((resolve) => {
+      this.waiters.push({ match, from: 0, resolve });
+      this.settle();
+    });
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+}

@@ -7,6 +7,7 @@ import type { ChangeDoc, ChangeSignalDoc, WorkspaceDoc } from "../../db/index";
 import type { ChangeView } from "../../schemas/changes";
 import { can, isInsider, type Principal } from "../access";
 import type { StoreDeps } from "../deps";
+import { tokenStatus } from "../tokens";
 import { findWorkspace } from "../workspaces";
 import { changeId } from "./feed";
 
@@ -33,11 +34,15 @@ export function changeView(c: ChangeDoc, insider: boolean): ChangeView {
 
 /**
  * The change as `principal` may see it in `ws` now, or null: nothing for a workspace it may
- * not read (any more), and for an outsider of a public workspace only content changes,
- * without the ids of people.
+ * not read (any more), none outside a confined token's workspaces, and for an outsider of a
+ * public workspace only content changes, without the ids of people.
  */
 export function changeFor(principal: Principal, ws: WorkspaceDoc, c: ChangeDoc): ChangeView | null {
   if (c.hole || !can(principal, ws, "read")) return null;
+  if (principal.kind === "token" && tokenStatus(principal.token) !== "active") return null;
+  // A token confined to some workspaces (a sandbox's, or one limited by its owner) follows
+  // those only, even where a public workspace would let it read.
+  if (principal.kind === "token" && principal.token.workspaceIds !== null && !principal.token.workspaceIds.includes(ws._id)) return null;
   const insider = isInsider(principal, ws);
   return visibleTo(c, insider) ? changeView(c, insider) : null;
 }
