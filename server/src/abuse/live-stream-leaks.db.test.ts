@@ -7,7 +7,7 @@ import type { TokenDoc } from "@atelier/shared/db";
 import { deliverableChange } from "@atelier/shared/domain/changes/deliver";
 import { readChanges } from "@atelier/shared/domain/changes/feed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signIn, SseReader, startTestServer, trpcData, type SseEvent, type TestServer } from "../testing";
+import { signIn, SseReader, startTestServer, trpcData, type Browser, type SseEvent, type TestServer } from "../testing";
 
 let n = 0;
 const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;

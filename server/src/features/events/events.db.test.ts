@@ -3,7 +3,7 @@
 // order, and ends when the session does; a published page's stream says only that the
 // document changed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signIn, SseReader, startTestServer, trpcData, type SseEvent, type TestServer } from "../../testing";
+import { signIn, SseReader, startTestServer, trpcData, type Browser, type SseEvent, type TestServer } from "../../testing";
 
 let n = 0;
 const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;

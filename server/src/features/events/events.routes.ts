@@ -4,10 +4,9 @@
 //   GET /api/events       the app: a signed-in person's changes in the workspaces they belong to
 //   GET /api/events/page  a published page (?a=slug, ?id=pageId) or a share link's view (?s=secret[&page=slug]):
 //                         only "the document changed" (a short state) and "gone", never content
-import type { ChangeDoc, ChangeSignalDoc } from "@atelier/shared/db";
 import { isInsider } from "@atelier/shared/domain/access";
 import type { ChangeFollower, FollowedSignal } from "@atelier/shared/domain/changes/follower";
-import { changeOfSignal, deliverableChange, pageStreamState, type PageStreamState } from "@atelier/shared/domain/changes/deliver";
+import { changeOfSignal, deliverableChange, pageSlugById, pageStreamState, type PageStreamState } from "@atelier/shared/domain/changes/deliver";
 import { readSignals } from "@atelier/shared/domain/changes/feed";
 import { resolveSession } from "@atelier/shared/domain/sessions";
 import { sharedPageSlug } from "@atelier/shared/domain/share-links";
@@ -21,14 +20,6 @@ import { openSse } from "./sse";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = /^[A-Za-z0-9_-]{20,64}$/;
-
-/** One read of a signal's change per process, whatever the number of streams. */
-const changes = new WeakMap<ChangeSignalDoc, Promise<ChangeDoc | null>>();
-function changeOf(deps: Deps, s: ChangeSignalDoc): Promise<ChangeDoc | null> {
-  let p = changes.get(s);
-  if (!p) changes.set(s, (p = changeOfSignal(deps, s)));
-  return p;
-}
 
 function followerOf(deps: Deps): ChangeFollower {
   if (!deps.follower) throw new AppError("unavailable", "Live updates are not running in this process.");
@@ -76,7 +67,7 @@ export function eventRoutes(deps: Deps): Router {
       const pos = Number(s._id);
       if (pos <= sent) return;
       sent = pos;
-      const c = await changeOf(deps, s);
+      const c = await changeOfSignal(deps, s);
       if (!c) return;
       const principal = await who();
       if (!principal) return;
@@ -120,8 +111,7 @@ export function eventRoutes(deps: Deps): Router {
     let locate: () => Promise<string | null>;
     let reach: "public" | "link" = "public";
     if (a !== undefined && SlugSchema.safeParse(a).success) locate = () => Promise.resolve(a);
-    else if (id !== undefined && UUID.test(id))
-      locate = async () => (await deps.database.c.pages.findOne({ _id: id }, { projection: { slug: 1 } }))?.slug ?? null;
+    else if (id !== undefined && UUID.test(id)) locate = () => pageSlugById(deps, id);
     else if (secret !== undefined && SECRET.test(secret) && (pageSlug === undefined || SlugSchema.safeParse(pageSlug).success)) {
       reach = "link";
       locate = () => sharedPageSlug(deps, secret, pageSlug);

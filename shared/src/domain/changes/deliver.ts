@@ -47,10 +47,20 @@ export function changeFor(principal: Principal, ws: WorkspaceDoc, c: ChangeDoc):
   return visibleTo(c, insider) ? changeView(c, insider) : null;
 }
 
-/** The change a workspace signal points at (one read, shared by every subscriber of a process). */
-export async function changeOfSignal(deps: Pick<StoreDeps, "database">, s: ChangeSignalDoc): Promise<ChangeDoc | null> {
-  if (s.kind !== "workspace" || s.seq === undefined) return null;
-  return deps.database.c.changes.findOne({ _id: changeId(s.id, s.seq) });
+/** The reads of signals' changes under way or done (a signal is one object for every subscriber of a process). */
+const changesOfSignals = new WeakMap<ChangeSignalDoc, Promise<ChangeDoc | null>>();
+
+/** The change a workspace signal points at: one read per process, shared by every subscriber. */
+export function changeOfSignal(deps: Pick<StoreDeps, "database">, s: ChangeSignalDoc): Promise<ChangeDoc | null> {
+  if (s.kind !== "workspace" || s.seq === undefined) return Promise.resolve(null);
+  let read = changesOfSignals.get(s);
+  if (!read) changesOfSignals.set(s, (read = deps.database.c.changes.findOne({ _id: changeId(s.id, s.seq) })));
+  return read;
+}
+
+/** A page's current address by its id, for a stream opened by id (null when there is none). */
+export async function pageSlugById(deps: Pick<StoreDeps, "database">, pageId: string): Promise<string | null> {
+  return (await deps.database.c.pages.findOne({ _id: pageId }, { projection: { slug: 1 } }))?.slug ?? null;
 }
 
 /**
