@@ -193,10 +193,14 @@ export class SseReader {
     });
   }
 
-  /** The next event from now on that matches (null when the stream ended first). */
-  next(match: (e: SseEvent) => boolean = () => true): Promise<SseEvent | null> {
+  /**
+   * The first event from index `from` on (default: from now) that matches, or null when the
+   * stream ended first. Take `from` as `seen.length` before the action whose event you wait
+   * for: the event may arrive before the action's own answer does.
+   */
+  next(match: (e: SseEvent) => boolean = () => true, from = this.seen.length): Promise<SseEvent | null> {
     return new Promise((resolve) => {
-      this.waiters.push({ match, from: this.seen.length, resolve });
+      this.waiters.push({ match, from, resolve });
       this.settle();
     });
   }

@@ -40,14 +40,15 @@ describe("live streams leak nothing", () => {
     const memberId = (await srv.deps.database.c.users.findOne({ email }))?._id;
     const s = await SseReader.open(`${srv.url}/api/events`, { cookie: member.cookie });
     await s.find((e) => e.event === "ready");
+    const before = s.seen.length;
     await trpcData(await owner.mutation("pages.create", { slug: uniq("p"), title: "Before", body_markdown: "x", workspace: ws.slug }));
-    expect(await s.next(ofWorkspace(ws.id))).not.toBeNull();
+    expect(await s.next(ofWorkspace(ws.id), before)).not.toBeNull();
     await trpcData(await owner.mutation("workspaces.members.remove", { slug: ws.slug, user_id: memberId }));
     const after = s.seen.length;
     await trpcData(await owner.mutation("pages.create", { slug: uniq("p"), title: "Secret", body_markdown: "x", workspace: ws.slug }));
     // A change the member may see, in their own workspace, comes after it.
     await trpcData(await member.mutation("pages.create", { slug: uniq("p"), title: "Mine", body_markdown: "x", workspace: own.defaultWorkspace }));
-    expect(await s.next((e) => e.event === "change" && (e.data as { type: string }).type === "page.created" && !ofWorkspace(ws.id)(e))).not.toBeNull();
+    expect(await s.next((e) => e.event === "change" && (e.data as { type: string }).type === "page.created" && !ofWorkspace(ws.id)(e), after)).not.toBeNull();
     expect(s.seen.slice(after).filter(ofWorkspace(ws.id))).toEqual([]);
     s.close();
   });

@@ -46,8 +46,9 @@ describe("live streams", () => {
     expect(s.res.headers.get("x-accel-buffering")).toBe("no");
     await s.find((e) => e.event === "ready");
     const page = uniq("p");
+    const at = s.seen.length;
     await trpcData(await owner.mutation("pages.create", { slug: page, title: "One", body_markdown: "x", workspace: ws }));
-    const created = await s.next((e) => e.event === "change" && change(e).type === "page.created");
+    const created = await s.next((e) => e.event === "change" && change(e).type === "page.created", at);
     expect(change(created)).toMatchObject({ type: "page.created", target: { kind: "page" }, actor: { user_id: ownerId }, version: 1 });
     // Bodies and titles never travel on the stream.
     expect(JSON.stringify(s.seen)).not.toContain("One");
@@ -94,8 +95,9 @@ describe("live streams", () => {
     const s = await SseReader.open(`${srv.url}/api/events/page?a=${page}`);
     expect(s.res.headers.get("access-control-allow-origin")).toBe("*");
     const ready = await s.find((e) => e.event === "ready");
+    const at = s.seen.length;
     await trpcData(await owner.mutation("pages.update", { slug: page, body_markdown: "second", expected_version: 1 }));
-    const changed = await s.next((e) => e.event === "change");
+    const changed = await s.next((e) => e.event === "change", at);
     expect(changed?.data).toEqual({ state: expect.any(String) });
     expect((changed?.data as { state: string }).state).not.toBe((ready?.data as { state: string }).state);
     // The page's document carries the live script; an HTML page of its author's does not.
