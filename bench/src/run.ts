@@ -12,6 +12,7 @@
 //   pnpm bench rows --other-rows 0      without the 100,000 rows in other tables (--direct: driver queries too)
 //   pnpm bench storage                  the embedded database's stores side by side (SQLite, PostgreSQL)
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
+//   pnpm bench live --subscribers 100 --idle 1000 --changes 30   the live streams' fan-out and memory
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import { artifactRead, formatArtifactRead } from "./artifact-read";
 import type { ServerBuild } from "./lib/atelier";
 import { runWithCleanup } from "./lib/cleanup";
 import { shareAutogroupPriority } from "./lib/service";
+import { formatLive, liveBench } from "./live";
 import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
@@ -51,6 +53,9 @@ const { values, positionals } = parseArgs({
     docs: { type: "string", default: "100,10000,100000" },
     backends: { type: "string", default: "sqlite,postgresql" },
     "case-ms": { type: "string", default: "1500" },
+    subscribers: { type: "string", default: "100" },
+    idle: { type: "string", default: "1000" },
+    changes: { type: "string", default: "30" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -172,6 +177,16 @@ const BENCHMARKS = {
       log,
     });
     return { result, text: formatStorage(result) };
+  },
+  live: async () => {
+    const result = await liveBench({
+      subscribers: Math.max(1, positiveInt("subscribers", values.subscribers)),
+      idle: Math.max(1, positiveInt("idle", values.idle)),
+      rounds: Math.max(1, positiveInt("changes", values.changes)),
+      serverBuild: serverBuild(values.server),
+      log,
+    });
+    return { result, text: formatLive(result) };
   },
 } satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
 
