@@ -6,7 +6,14 @@
 //                         only "the document changed" (a short state) and "gone", never content
 import { isInsider } from "@atelier/shared/domain/access";
 import type { ChangeFollower, FollowedSignal } from "@atelier/shared/domain/changes/follower";
-import { changeOfSignal, deliverableChange, pageSlugById, pageStreamState, type PageStreamState } from "@atelier/shared/domain/changes/deliver";
+import {
+  changeOfSignal,
+  deliverableChange,
+  pageSlugById,
+  pageStreamState,
+  pageStreamStateAt,
+  type PageStreamState,
+} from "@atelier/shared/domain/changes/deliver";
 import { readSignals } from "@atelier/shared/domain/changes/feed";
 import { resolveSession } from "@atelier/shared/domain/sessions";
 import { sharedPageSlug } from "@atelier/shared/domain/share-links";
@@ -116,9 +123,11 @@ export function eventRoutes(deps: Deps): Router {
       reach = "link";
       locate = () => sharedPageSlug(deps, secret, pageSlug);
     } else throw new AppError("invalid_request", "Name a page: ?a={slug}, ?id={pageId}, or ?s={share link secret}[&page={slug}].");
-    const state = async (): Promise<PageStreamState> => {
+    // Read once per change and page in this process (every stream on the page shares it); the link itself per stream.
+    const state = async (signal?: object): Promise<PageStreamState> => {
       const slug = await locate();
-      return slug ? pageStreamState(deps, slug, reach) : { kind: "gone" };
+      if (!slug) return { kind: "gone" };
+      return signal ? pageStreamStateAt(deps, signal, slug, reach) : pageStreamState(deps, slug, reach);
     };
     const now = await state();
     if (now.kind === "gone") throw new AppError("not_found", "No such page.");
@@ -134,7 +143,7 @@ export function eventRoutes(deps: Deps): Router {
       queue(async () => {
         if (stream.closed) return;
         if (s.kind !== "resync" && (s.kind !== "workspace" || s.id !== now.workspaceId)) return;
-        const next = await state();
+        const next = await state(s);
         if (next.kind === "gone") {
           stream.send("gone", {});
           return stream.end();

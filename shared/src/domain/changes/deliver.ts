@@ -86,6 +86,19 @@ export function touchesPage(c: Pick<ChangeDoc, "type" | "target">, pageId: strin
  */
 export type PageStreamState = { kind: "document"; workspaceId: string; state: string } | { kind: "gone" };
 
+/** The page states read for a signal, by `${reach}:${slug}`: one read per page per change, however many streams follow it. */
+const statesOfSignals = new WeakMap<object, Map<string, Promise<PageStreamState>>>();
+
+/** `pageStreamState` read once per signal (the object every subscriber of a process is handed). */
+export function pageStreamStateAt(deps: StoreDeps, signal: object, slug: string, reach: "public" | "link"): Promise<PageStreamState> {
+  let byPage = statesOfSignals.get(signal);
+  if (!byPage) statesOfSignals.set(signal, (byPage = new Map()));
+  const key = `${reach}:${slug}`;
+  let read = byPage.get(key);
+  if (!read) byPage.set(key, (read = pageStreamState(deps, slug, reach)));
+  return read;
+}
+
 /**
  * The state of the document at `/a/{slug}` for a reader with no credentials (`public`) or
  * one holding a share link that the caller has just checked (`link`): gone once the page is
