@@ -8,6 +8,7 @@ import { bufferedStdout, createLogger } from "@atelier/shared/logger";
 import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
 import { createServer } from "node:http";
 import { createApp } from "./app";
+import { endAllStreams } from "./features/events/sse";
 import { leanArtifactFront } from "./http/lean-artifacts";
 
 const config = loadConfigOrExit();
@@ -33,6 +34,7 @@ keepAliveLongerThanPeers(server);
 shutdownOnSignals({
   server,
   logger,
+  onStopping: endAllStreams,
   onClosed: async () => {
     await sweeper.stop();
     await follower.stop();

@@ -6,6 +6,14 @@ import type { Request, Response } from "express";
 /** How often an idle stream says it is alive (nginx's read timeout for streams is far longer). */
 export const HEARTBEAT_MS = 15_000;
 
+/** The streams this process holds open, so that shutting down ends them at once. */
+const open = new Set<SseStream>();
+
+/** Ends every stream of this process (their clients reconnect, to another process behind nginx). */
+export function endAllStreams(): void {
+  for (const s of [...open]) s.end();
+}
+
 export interface SseStream {
   send(event: string, data: unknown, id?: string): void;
   /** Ends the stream (after a last event, if any). */
@@ -44,6 +52,7 @@ export function openSse(req: Request, res: Response, opts: { heartbeat?: () => v
   }, HEARTBEAT_MS);
   beat.unref();
   res.on("close", close);
+  closers.push(() => open.delete(stream));
   const stream: SseStream = {
     send(event, data, id) {
       if (closed) return;
@@ -61,5 +70,6 @@ export function openSse(req: Request, res: Response, opts: { heartbeat?: () => v
       closers.push(fn);
     },
   };
+  open.add(stream);
   return stream;
 }
