@@ -13,6 +13,7 @@
 //   pnpm bench storage                  the embedded database's stores side by side (SQLite, PostgreSQL)
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
 //   pnpm bench backup --pages 10000     pnpm backup and pnpm restore of 10,000 pages (default 100,000)
+//   pnpm bench live --subscribers 100 --idle 1000 --changes 30   the live streams' fan-out and memory
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import { artifactRead, formatArtifactRead } from "./artifact-read";
 import type { ServerBuild } from "./lib/atelier";
 import { runWithCleanup } from "./lib/cleanup";
 import { shareAutogroupPriority } from "./lib/service";
+import { formatLive, liveBench } from "./live";
 import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
@@ -54,6 +56,9 @@ const { values, positionals } = parseArgs({
     backends: { type: "string", default: "sqlite,postgresql" },
     "case-ms": { type: "string", default: "1500" },
     pages: { type: "string", default: "100000" },
+    subscribers: { type: "string", default: "100" },
+    idle: { type: "string", default: "1000" },
+    changes: { type: "string", default: "30" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -179,6 +184,16 @@ const BENCHMARKS = {
   backup: async () => {
     const result = await backupBench({ pages: Math.max(1, positiveInt("pages", values.pages)), log });
     return { result, text: formatBackup(result) };
+  },
+  live: async () => {
+    const result = await liveBench({
+      subscribers: Math.max(1, positiveInt("subscribers", values.subscribers)),
+      idle: Math.max(1, positiveInt("idle", values.idle)),
+      rounds: Math.max(1, positiveInt("changes", values.changes)),
+      serverBuild: serverBuild(values.server),
+      log,
+    });
+    return { result, text: formatLive(result) };
   },
 } satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
 

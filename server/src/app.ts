@@ -17,6 +17,7 @@ import { sameOriginOnly } from "./http/same-origin";
 import { spaRoutes } from "./http/spa";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { appRouter } from "./router";
+import { eventRoutes } from "./features/events/events.routes";
 import { workspaceArchiveRoutes } from "./features/workspaces/archive.routes";
 
 export function createApp(deps: Deps): Express {
@@ -53,6 +54,7 @@ export function createApp(deps: Deps): Express {
       },
     }),
   );
+  app.use(eventRoutes(deps));
   app.use(artifactRoutes(deps));
   app.use(fileRoutes(deps));
   app.use(discoveryRoutes(deps));

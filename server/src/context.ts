@@ -1,6 +1,7 @@
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import { TRPCError } from "@trpc/server";
 import type { Principal } from "@atelier/shared/domain/access";
+import type { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import type { Deps as DomainDeps } from "@atelier/shared/domain/deps";
 import { ExactReads } from "@atelier/shared/domain/cache";
 import { resolveSession } from "@atelier/shared/domain/sessions";
@@ -16,6 +17,8 @@ export type { Principal };
 /** What the server process builds once: the domain's deps and its logger. */
 export interface Deps extends DomainDeps {
   logger: Logger;
+  /** This process's one follower of the change feed, which the live streams subscribe to. */
+  follower?: ChangeFollower;
 }
 
 /** What a procedure may do to the browser's session cookie (nothing, outside HTTP). */

@@ -9,6 +9,7 @@ import { bufferedStdout, createLogger } from "@atelier/shared/logger";
 import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
 import { createServer } from "node:http";
 import { createApp } from "./app";
+import { endAllStreams } from "./features/events/sse";
 import { leanArtifactFront } from "./http/lean-artifacts";
 
 const config = loadConfigOrExit();
@@ -17,7 +18,10 @@ const database = await connectWithRetry(config, logger, "atelier-server");
 const mailer = createMailer(config);
 if (!config.SMTP_URL) logger.warn("SMTP_URL is not set: mail goes to the development outbox in DATA_DIR/outbox and the console");
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
-const app = createApp({ config, database, logger, mailer, cache });
+// Follows the change feed: drops what other processes changed from this process's cache and
+// hands each change to this process's live streams.
+const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
+const app = createApp({ config, database, logger, mailer, cache, follower });
 // Public pages this process holds answer before Express, with their request lines buffered.
 const front = leanArtifactFront(
   { cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) },
@@ -26,8 +30,6 @@ const front = leanArtifactFront(
 const server = createServer(front.listener).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SERVER_PORT, baseUrl: config.BASE_URL }, "server listening");
 });
-// Follows the change feed: drops what other processes changed from this process's cache.
-const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
 // Sends webhook deliveries (any number of processes may: each takes a delivery with a lease); at once when a workspace changed.
 const webhooks = startWebhookWorker({ database, config, mailer }, 1000, (err) => logger.error({ err }, "webhook pass failed"));
 follower.subscribe((s) => {
@@ -38,6 +40,7 @@ keepAliveLongerThanPeers(server);
 shutdownOnSignals({
   server,
   logger,
+  onStopping: endAllStreams,
   onClosed: async () => {
     await sweeper.stop();
     await webhooks.stop();

@@ -1,6 +1,7 @@
 // A whole server for tests: the real app on a loopback port, the real database (a fresh
 // one per call), real SMTP to a server inside the test, and a logger whose lines are kept.
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { capturingLogger, listen, startSmtpCapture, testConfig, testDatabase, type SmtpCapture, type TestDatabase } from "@atelier/shared/testing";
 import type { Config } from "@atelier/shared/config";
@@ -28,7 +29,9 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
   const config = testConfig({ SMTP_URL: smtp.url, ...env });
   const { logger, lines } = capturingLogger("debug");
   const mailer = createMailer(config);
-  const deps: Deps = { config, database, logger, mailer, cache: new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES) };
+  const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
+  const follower = await new ChangeFollower({ config, database, cache }).start();
+  const deps: Deps = { config, database, logger, mailer, cache, follower };
   const lean = leanArtifactFront(deps, createApp(deps));
   const http = await listen({ listen: (port, host, cb) => createServer(lean.listener).listen(port, host, cb) });
   return {
@@ -40,6 +43,7 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
     deps,
     lean,
     async close() {
+      await follower.stop();
       await http.close();
       mailer.close();
       await smtp.close();
@@ -118,4 +122,98 @@ export async function trpcData<T>(res: Response): Promise<T> {
   const body = (await res.json()) as { result?: { data: T }; error?: unknown };
   if (!body.result) throw new Error(`tRPC error ${res.status}: ${JSON.stringify(body.error)}`);
   return body.result.data;
+}
+
+export interface SseEvent {
+  id: string | undefined;
+  event: string;
+  data: unknown;
+}
+
+/**
+ * Reads a Server-Sent Events stream as a browser's EventSource would. `next(match)` waits for
+ * the next event that matches (never on a clock: the stream's own events end the wait), and
+ * `seen` keeps every event in the order it came.
+ */
+export class SseReader {
+  readonly seen: SseEvent[] = [];
+  ended = false;
+  private waiters: { match: (e: SseEvent) => boolean; from: number; resolve: (e: SseEvent | null) => void }[] = [];
+  private readonly abort = new AbortController();
+
+  private constructor(readonly res: Response) {}
+
+  static async open(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
+    const ctl = new AbortController();
+    const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers }, signal: ctl.signal });
+    const r = new SseReader(res);
+    r.abort.signal.addEventListener("abort", () => ctl.abort());
+    if (res.ok && res.body) void r.pump(res.body);
+    else r.ended = true;
+    return r;
+  }
+
+  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buf = "";
+    try {
+      for await (const chunk of body) {
+        buf += decoder.decode(chunk, { stream: true });
+        let at: number;
+        while ((at = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, at);
+          buf = buf.slice(at + 2);
+          const e: SseEvent = { id: undefined, event: "message", data: null };
+          let data: string | null = null;
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id: ")) e.id = line.slice(4);
+            else if (line.startsWith("event: ")) e.event = line.slice(7);
+            else if (line.startsWith("data: ")) data = line.slice(6);
+          }
+          if (data === null) continue;
+          e.data = JSON.parse(data);
+          this.seen.push(e);
+          this.settle();
+        }
+      }
+    } catch {
+      // aborted
+    }
+    this.ended = true;
+    this.settle();
+  }
+
+  private settle(): void {
+    this.waiters = this.waiters.filter((w) => {
+      const found = this.seen.slice(w.from).find(w.match);
+      if (found) w.resolve(found);
+      else if (this.ended) w.resolve(null);
+      else return true;
+      return false;
+    });
+  }
+
+  /**
+   * The first event from index `from` on (default: from now) that matches, or null when the
+   * stream ended first. Take `from` as `seen.length` before the action whose event you wait
+   * for: the event may arrive before the action's own answer does.
+   */
+  next(match: (e: SseEvent) => boolean = () => true, from = this.seen.length): Promise<SseEvent | null> {
+    return new Promise((resolve) => {
+      this.waiters.push({ match, from, resolve });
+      this.settle();
+    });
+  }
+
+  /** The first event (seen before or coming) that matches. */
+  find(match: (e: SseEvent) => boolean): Promise<SseEvent | null> {
+    return new Promise((resolve) => {
+      this.waiters.push({ match, from: 0, resolve });
+      this.settle();
+    });
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
 }

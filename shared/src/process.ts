@@ -21,9 +21,11 @@ export interface ServeOptions {
   onClosed: () => Promise<void>;
   /** How long in-flight requests may take before their connections are cut. */
   graceMs?: number;
+  /** Called as shutting down starts: ends what never finishes by itself (the live streams). */
+  onStopping?: () => void;
 }
 
-export function shutdownOnSignals({ server, logger, onClosed, graceMs = 10_000 }: ServeOptions): void {
+export function shutdownOnSignals({ server, logger, onClosed, graceMs = 10_000, onStopping }: ServeOptions): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -44,6 +46,8 @@ export function shutdownOnSignals({ server, logger, onClosed, graceMs = 10_000 }
         });
     });
     // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+    // Streams never finish: they end now, and their browsers reconnect to another process.
+    onStopping?.();
     server.closeIdleConnections();
   };
   process.once("SIGTERM", () => stop("SIGTERM"));

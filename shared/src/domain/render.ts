@@ -14,9 +14,10 @@ export { escapeHtml, markdownToHtml };
  * The version of what renderPage makes. Raise it when a change to the template or the
  * pipeline should reach documents already stored: a document made by an older renderer is
  * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading). 3: the
- * Markdown alternate link (issue 26). 4: images load lazily, files sized (issue 29).
+ * Markdown alternate link (issue 26). 4: images load lazily, files sized (issue 29). 5: the
+ * live script (issue 25).
  */
-export const RENDERER_VERSION = 4;
+export const RENDERER_VERSION = 5;
 
 // The document's stylesheet, in parts: a page carries the rules for code only when it has a
 // code block, and those for live tables only when it shows one (rendered documents count
@@ -149,11 +150,33 @@ input.addEventListener("input",function(){var q=input.value.trim().toLowerCase()
 box.appendChild(input);box.appendChild(note);fig.insertBefore(box,fig.querySelector(".atelier-scroll"));}catch(e){}});})();</script>`;
 
 /**
+ * Keeps an open page current (docs/events.md#live-streams): listens to the page's public
+ * stream (only "the document changed" and "gone") and loads the page again when it changes,
+ * at an address of that state (`?v=`) so that no shared cache answers with the old copy.
+ * Only in our template: an author's own HTML document is served as given, without it.
+ * Inert inside a frame (the app's page view refreshes itself), at a pinned version, and
+ * where EventSource is missing. Fails closed: all of it is in a try.
+ */
+const LIVE_SCRIPT = `<script data-atelier-live>(function(){try{
+if(window.parent!==window||typeof EventSource!=="function")return;
+var p=location.pathname,m,q;
+if((m=/^\\/a\\/([a-z0-9][a-z0-9-]*)$/.exec(p)))q="a="+m[1];
+else if((m=/^\\/artifacts\\/([0-9a-f-]{36})$/.exec(p)))q="id="+m[1];
+else if((m=/^\\/s\\/([A-Za-z0-9_-]{20,64})(?:\\/([a-z0-9][a-z0-9-]*))?$/.exec(p)))q="s="+m[1]+(m[2]?"&page="+m[2]:"");
+else return;
+var es=new EventSource("/api/events/page?"+q),seen=null;
+function load(v){es.close();location.replace(p+"?v="+encodeURIComponent(v));}
+es.addEventListener("ready",function(e){var v=JSON.parse(e.data).state;if(seen===null)seen=v;else if(v!==seen)load(v);});
+es.addEventListener("change",function(e){load(JSON.parse(e.data).state);});
+es.addEventListener("gone",function(){es.close();location.replace(p);});
+}catch(e){}})();</script>`;
+
+/**
  * The scripts a composed document carries, each only where it is needed (every read sends
  * them). The one place to add another: they go in this order before `</body>`.
  */
 function scriptsFor(features: { liveTables: boolean }): string[] {
-  return features.liveTables ? [TABLE_SCRIPT] : [];
+  return features.liveTables ? [TABLE_SCRIPT, LIVE_SCRIPT] : [LIVE_SCRIPT];
 }
 
 export interface RenderInput {

@@ -195,3 +195,19 @@ export async function resolveShareLink(
     .toArray();
   return { kind: "index", workspace: ws, pages };
 }
+
+/**
+ * The address of the page a share link shows (its one page, or `pageSlug` within its
+ * workspace), while the link still opens it; null otherwise. The live stream of a share
+ * link's view asks again at every change, so a revoked link stops telling anything.
+ */
+export async function sharedPageSlug(deps: StoreDeps, secret: string, pageSlug: string | undefined): Promise<string | null> {
+  if (secret.length < 20 || secret.length > 64) return null;
+  const link = await deps.database.c.shareLinks.findOne({ _id: sha256(secret) });
+  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt <= now())) return null;
+  const ws = await findWorkspace(deps, link.workspaceId);
+  if (!ws || isHidden(ws) || !(await makerMayStillShare(deps, link, ws))) return null;
+  const page = link.pageId ? await deps.database.c.pages.findOne({ _id: link.pageId }) : pageSlug !== undefined ? await findPageBySlug(deps, pageSlug) : null;
+  if (!page || page.workspaceId !== ws._id || page.deletingAt || (pageSlug !== undefined && pageSlug !== page.slug)) return null;
+  return page.slug;
+}

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
+import { useLiveUpdates } from "../lib/live-updates";
 import type { SignedInUser } from "../lib/session";
 import { AccountMenu } from "./account-menu";
 import { Brand } from "./brand";
@@ -27,6 +28,8 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
   const [location] = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstLocation = useRef(location);
+  // One live stream per signed-in tab: what is on screen updates in place.
+  useLiveUpdates(user !== null);
 
   // After moving to another page, start reading (and tabbing) from its content, as a full
   // page load would; the first page keeps the browser's own focus.
