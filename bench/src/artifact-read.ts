@@ -25,7 +25,7 @@ import { runWrk, wrkVersion, type WrkResult } from "./lib/wrk";
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/artifact-page.md");
 const NODE_STATIC = path.join(path.dirname(fileURLToPath(import.meta.url)), "servers/node-static.mjs");
-const SLUG = "weekly-status";
+export const SLUG = "weekly-status";
 
 /**
  * nginx and plain node:http serve the stored bytes as they are; atelier is GET /a/{slug} on
@@ -105,7 +105,7 @@ export interface ArtifactReadResult {
   profile: (ProfileSummary & { rps: number; p99Ms: number; savedAs: string }) | null;
 }
 
-async function seedPage(database: Database, env: Record<string, string>, markdown: string): Promise<void> {
+export async function seedPage(database: Database, env: Record<string, string>, markdown: string): Promise<void> {
   const config = configFor(env);
   const user: UserDoc = { _id: newId("usr"), email: "bench@atelier.localhost", confirmedAt: new Date(), defaultWorkspaceId: null, createdAt: new Date() };
   await database.c.users.insertOne(user);
@@ -129,7 +129,7 @@ async function seedPage(database: Database, env: Record<string, string>, markdow
  * documents under new ids and slugs (with a 2 KB document each, so that 100,000 fit in
  * reasonable space), written straight through the driver in batches.
  */
-async function seedFiller(database: Database, total: number, log: (line: string) => void): Promise<number> {
+export async function seedFiller(database: Database, total: number, log: (line: string) => void): Promise<number> {
   const page = await database.c.pages.findOne({ slug: SLUG });
   const art = await database.c.artifacts.findOne({ _id: SLUG });
   if (!page || !art) throw new Error("the benchmark page is missing");

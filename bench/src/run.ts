@@ -12,6 +12,7 @@
 //   pnpm bench rows --other-rows 0      without the 100,000 rows in other tables (--direct: driver queries too)
 //   pnpm bench storage                  the embedded database's stores side by side (SQLite, PostgreSQL)
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
+//   pnpm bench backup --pages 10000     pnpm backup and pnpm restore of 10,000 pages (default 100,000)
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -26,6 +27,7 @@ import { shareAutogroupPriority } from "./lib/service";
 import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
+import { backupBench, formatBackup } from "./backup";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
 
@@ -51,6 +53,7 @@ const { values, positionals } = parseArgs({
     docs: { type: "string", default: "100,10000,100000" },
     backends: { type: "string", default: "sqlite,postgresql" },
     "case-ms": { type: "string", default: "1500" },
+    pages: { type: "string", default: "100000" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -172,6 +175,10 @@ const BENCHMARKS = {
       log,
     });
     return { result, text: formatStorage(result) };
+  },
+  backup: async () => {
+    const result = await backupBench({ pages: Math.max(1, positiveInt("pages", values.pages)), log });
+    return { result, text: formatBackup(result) };
   },
 } satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
 

@@ -8,6 +8,8 @@ import type { Deps } from "@atelier/shared/domain/deps";
 import { listPageResources, readPageResource } from "@atelier/shared/domain/resources";
 import { AppError, invalidInput, translateDbError, type ErrorDetails } from "@atelier/shared/errors";
 import type { Logger } from "@atelier/shared/logger";
+import { serverInfo } from "@atelier/shared/domain/server-card";
+import type { Config } from "@atelier/shared/config";
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type ServerOptions } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { fieldIssuesOf } from "@atelier/shared/schemas/parse";
@@ -16,8 +18,6 @@ import type { ToolContext } from "./tools/define";
 import { findTool, toolsListFor } from "./tools/index";
 
 export { RESOURCES_PAGE_SIZE } from "@atelier/shared/domain/resources";
-
-export const SERVER_INFO = { name: "atelier", title: "Atelier", version: "0.1.0" };
 
 const INSTRUCTIONS =
   "Atelier keeps living artifacts: Markdown or HTML pages and data tables in workspaces. Read with list_workspaces, list_pages, get_page, search_pages; " +
@@ -96,6 +96,13 @@ function errorResult(era: McpRequestScope["era"], code: string, message: string,
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }], ...(era === "modern" ? { structuredContent: body } : {}) };
 }
 
+// Built once per process: who this server is (shared/src/domain/server-card.ts).
+let info: { baseUrl: string; value: ReturnType<typeof serverInfo> } | null = null;
+function serverInfoOf(config: Pick<Config, "BASE_URL">) {
+  if (info?.baseUrl !== config.BASE_URL) info = { baseUrl: config.BASE_URL, value: serverInfo(config) };
+  return info.value;
+}
+
 export interface McpServerDeps extends Deps {
   logger: Logger;
 }
@@ -104,10 +111,10 @@ export function createMcpServer(deps: McpServerDeps, scope: McpRequestScope): Se
   const { principal, allowed, era } = scope;
   // The low-level Server (the SDK marks it "advanced use"): we own dispatch, so that tool
   // listings and their JSON schemas are built once per process, not per request.
-  const server = new Server(SERVER_INFO, SERVER_OPTIONS);
+  const server = new Server(serverInfoOf(deps.config), SERVER_OPTIONS);
   const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, principal };
 
-  server.setRequestHandler("tools/list", () => toolsListFor(principal));
+  server.setRequestHandler("tools/list", () => toolsListFor(principal, deps.config.BASE_URL));
 
   server.setRequestHandler("tools/call", async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);

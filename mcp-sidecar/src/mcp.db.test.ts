@@ -55,7 +55,7 @@ const WRITE_TOOLS = [
   "update_page",
   "update_row",
 ];
-const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "set_workspace_visibility"];
+const ADMIN_TOOLS = ["add_collaborator", "create_share_link", "create_workspace", "export_workspace", "import_workspace", "set_workspace_visibility"];
 
 describe("tools/list", () => {
   it("shows each caller only the tools its scopes allow, all fully described", async () => {

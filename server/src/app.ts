@@ -26,9 +26,10 @@ export function createApp(deps: Deps): Express {
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.use(createHttpLogger(deps.logger));
   app.get("/healthz", healthHandler(deps.database));
-  // A single-machine install without a reverse proxy: /mcp is forwarded to the sidecar.
+  // A single-machine install without a reverse proxy: /mcp is forwarded to the sidecar (only
+  // /mcp itself: /mcp/server-card is ours, as nginx routes it).
   if (deps.config.SIDECAR_URL) {
-    app.use(createProxyMiddleware({ target: deps.config.SIDECAR_URL, pathFilter: "/mcp", xfwd: true, changeOrigin: false }));
+    app.use(createProxyMiddleware({ target: deps.config.SIDECAR_URL, pathFilter: (pathname) => pathname === "/mcp", xfwd: true, changeOrigin: false }));
   }
   // The authorization server answers other origins by design (token, registration and
   // revocation requests come from clients anywhere), so it sits before the same-origin guard.

@@ -168,6 +168,13 @@ function corpus(f: Fixture): Record<string, Entry> {
       base: { workspace: f.aws, email: "friend@example.com", role: "editor" },
       fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) },
     },
+    export_workspace: { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) } },
+    import_workspace: {
+      ids: true,
+      // An empty zip (its end record only).
+      base: { workspace: f.aws, archive_base64: "UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==" },
+      fields: { workspace: ws([f.vpriv, f.vpub, f.sandbox]) },
+    },
     create_share_link: {
       ids: true,
       base: { workspace: f.aws, page: f.apage },

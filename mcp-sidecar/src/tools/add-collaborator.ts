@@ -1,12 +1,12 @@
 import { addMemberByEmail } from "@atelier/shared/domain/members";
-import { EmailSchema, SlugSchema } from "@atelier/shared/schemas/common";
+import { AddCollaboratorInputSchema, CollaboratorRoleSchema } from "@atelier/shared/schemas/workspaces";
 import { z } from "zod";
 import { defineTool } from "./define";
 
 export const addCollaborator = defineTool({
   name: "add_collaborator",
-  input: z.object({ workspace: SlugSchema, email: EmailSchema, role: z.enum(["editor", "viewer"]) }).strict(),
-  output: z.object({ workspace: z.string(), email: z.string(), role: z.enum(["editor", "viewer"]) }),
+  input: AddCollaboratorInputSchema,
+  output: z.object({ workspace: z.string(), email: z.string(), role: CollaboratorRoleSchema }),
   // Destructive: it exposes the workspace to another person, and changes the role of one who is already a member.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {

@@ -1,12 +1,11 @@
 import { getWorkspace as getWorkspaceInDomain } from "@atelier/shared/domain/workspaces";
-import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool, READ } from "./define";
-import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
+import { GetWorkspaceInputSchema, WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const getWorkspace = defineTool({
   name: "get_workspace",
-  input: z.object({ workspace: SlugSchema.describe("Workspace slug") }).strict(),
+  input: GetWorkspaceInputSchema,
   output: z.object({ workspace: WorkspaceViewSchema }),
   annotations: READ,
   async run(ctx, input) {

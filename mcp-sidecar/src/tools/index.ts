@@ -1,5 +1,6 @@
 import type { Principal } from "@atelier/shared/domain/access";
 import { mcpToolAccess } from "@atelier/shared/domain/access";
+import { toolIcons } from "@atelier/shared/domain/server-card";
 import { listing, type ToolAccess, type ToolDef } from "./define";
 import { createShareLink } from "./create-share-link";
 import { listPages } from "./list-pages";
@@ -26,6 +27,8 @@ import { diffPageVersions } from "./diff-page-versions";
 import { movePage } from "./move-page";
 import { changeTable } from "./change-table";
 import { listChanges } from "./list-changes";
+import { exportWorkspace } from "./export-workspace";
+import { importWorkspace } from "./import-workspace";
 
 export const TOOLS: readonly ToolDef[] = [
   whoami,
@@ -53,6 +56,8 @@ export const TOOLS: readonly ToolDef[] = [
   movePage,
   changeTable,
   listChanges,
+  exportWorkspace,
+  importWorkspace,
 ] as unknown as ToolDef[];
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
@@ -75,15 +80,16 @@ export const SIGN_IN_NOTE = "Needs sign-in: called without a token, it answers 4
  * its sign-in. With a token: the tools its scopes allow (an unclaimed sandbox never sees the
  * owners' tools).
  */
-export function toolsListFor(principal: Principal): { tools: Listing[] } {
+export function toolsListFor(principal: Principal, baseUrl: string): { tools: Listing[] } {
   const signedIn = principal.kind !== "nobody";
   const allowed: ReadonlySet<ToolAccess> = signedIn ? mcpToolAccess(principal) : new Set<ToolAccess>(["read", "write", "admin"]);
-  const key = `${signedIn ? "token" : "nobody"}:${[...allowed].sort().join(",")}`;
+  const key = `${baseUrl} ${signedIn ? "token" : "nobody"}:${[...allowed].sort().join(",")}`;
   let hit = cache.get(key);
   if (!hit) {
     const tools = TOOLS.filter((t) => allowed.has(t.access)).flatMap((t) => {
-      const l = LISTINGS.get(t.name);
-      if (!l) return [];
+      const found = LISTINGS.get(t.name);
+      if (!found) return [];
+      const l = { ...found, icons: toolIcons(baseUrl, t.name) };
       return signedIn || t.access === "read" ? [l] : [{ ...l, description: `${l.description} ${SIGN_IN_NOTE}` }];
     });
     hit = { tools };

@@ -1,12 +1,11 @@
 import { listCollections as listCollectionsInDomain } from "@atelier/shared/domain/tables/list-collections";
-import { SlugSchema } from "@atelier/shared/schemas/common";
-import { TableViewSchema } from "@atelier/shared/schemas/tables";
+import { ListCollectionsInputSchema, TableViewSchema } from "@atelier/shared/schemas/tables";
 import { z } from "zod";
 import { defineTool, READ } from "./define";
 
 export const listCollections = defineTool({
   name: "list_collections",
-  input: z.object({ workspace: SlugSchema.optional() }).strict(),
+  input: ListCollectionsInputSchema,
   output: z.object({ collections: z.array(TableViewSchema) }),
   annotations: READ,
   async run(ctx, input) {

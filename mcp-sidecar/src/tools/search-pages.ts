@@ -1,12 +1,12 @@
 import { searchPages as searchPagesInDomain } from "@atelier/shared/domain/pages/search-pages";
-import { SlugSchema } from "@atelier/shared/schemas/common";
+import { SearchPagesInputSchema } from "@atelier/shared/schemas/search";
 import { z } from "zod";
 import { defineTool, READ } from "./define";
 import { PageSummaryViewSchema } from "./views";
 
 export const searchPages = defineTool({
   name: "search_pages",
-  input: z.object({ query: z.string().trim().min(1).max(200), workspace: SlugSchema.optional() }).strict(),
+  input: SearchPagesInputSchema,
   output: z.object({ pages: z.array(PageSummaryViewSchema) }),
   annotations: READ,
   run(ctx, input) {

@@ -1,12 +1,11 @@
 import { setVisibility } from "@atelier/shared/domain/workspaces";
-import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { defineTool } from "./define";
-import { WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
+import { SetWorkspaceVisibilityInputSchema, WorkspaceViewSchema } from "@atelier/shared/schemas/workspaces";
 
 export const setWorkspaceVisibility = defineTool({
   name: "set_workspace_visibility",
-  input: z.object({ workspace: SlugSchema, visibility: z.enum(["public", "private"]) }).strict(),
+  input: SetWorkspaceVisibilityInputSchema,
   output: z.object({ workspace: WorkspaceViewSchema }),
   // Destructive: making a workspace public exposes every page in it to anyone.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

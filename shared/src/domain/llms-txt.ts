@@ -24,6 +24,18 @@ async function pagesOf(deps: StoreDeps, ws: WorkspaceDoc, limit: number): Promis
   return pages.filter((p) => !p.deletingAt).map((p) => `- [${linkText(p.title)}](${base}/a/${p.slug}.md)${p.summary ? `: ${note(p.summary)}` : ""}`);
 }
 
+/** A section of the workspace's tables, each linked as CSV (and JSON), or nothing when it has none. */
+async function tablesOf(deps: StoreDeps, ws: WorkspaceDoc): Promise<string[]> {
+  const tables = await deps.database.c.collections
+    .find({ workspaceId: ws._id, kind: "table" }, { projection: { slug: 1, name: 1 } })
+    .sort({ slug: 1 })
+    .limit(LLMS_MAX_PAGES)
+    .toArray();
+  if (tables.length === 0) return [];
+  const base = `${deps.config.BASE_URL}/w/${ws.slug}/tables`;
+  return ["## Tables", "", ...tables.map((t) => `- [${linkText(t.name)}](${base}/${t.slug}.csv): also as JSON at ${base}/${t.slug}.json`), ""];
+}
+
 /** The instance's llms.txt. */
 export async function instanceLlmsTxt(deps: StoreDeps): Promise<string> {
   const found = await deps.database.c.workspaces
@@ -67,5 +79,6 @@ export async function workspaceLlmsTxt(deps: StoreDeps, slug: string): Promise<s
     "",
     ...(await pagesOf(deps, ws, LLMS_MAX_PAGES)),
     "",
+    ...(await tablesOf(deps, ws)),
   ].join("\n");
 }

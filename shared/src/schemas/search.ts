@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SlugSchema } from "./common";
 
 /** What the ⌘K palette asks: a piece of a title, name or slug. */
 export const SearchInputSchema = z
@@ -17,3 +18,8 @@ export const SearchResultsViewSchema = z.object({
   tables: z.array(WhereSchema.extend({ slug: z.string(), name: z.string() })),
 });
 export type SearchResultsView = z.infer<typeof SearchResultsViewSchema>;
+
+/** What an agent's search_pages asks: words of a page's title or text, in one workspace or all it may read. */
+export const SearchPagesInputSchema = z
+  .object({ query: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"), workspace: SlugSchema.optional() })
+  .strict();

@@ -158,3 +158,11 @@ export const TableChangeSchema = z.discriminatedUnion("op", [
 
 export const ChangeTableInputSchema = z.object({ workspace: SlugSchema.optional(), collection: SlugSchema, change: TableChangeSchema }).strict();
 export type ChangeTableInput = z.infer<typeof ChangeTableInputSchema>;
+
+/** The app's table list names its workspace; an agent's may leave it out (every workspace it can read). */
+export const ListTablesInputSchema = z.object({ workspace: SlugSchema });
+export const ListCollectionsInputSchema = z.object({ workspace: SlugSchema.optional() }).strict();
+export const RowHistoryInputSchema = z.object({ workspace: SlugSchema, collection: SlugSchema, row_id: z.string().max(60) });
+export const DeletedTableViewSchema = z.object({ slug: z.string() });
+export const InsertedRowsViewSchema = z.object({ row_ids: z.array(z.string()) });
+export const DeletedRowViewSchema = z.object({ row_id: z.string() });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LabelSchema, SlugSchema } from "./common";
+import { TokenIdSchema } from "./workspaces";
 
 export const ScopeSchema = z.enum(["mcp:read", "mcp:write"]);
 
@@ -60,3 +61,5 @@ export const WhoamiViewSchema = z.object({
   acting_for: z.object({ email: z.string() }).nullable(),
 });
 export type WhoamiView = z.infer<typeof WhoamiViewSchema>;
+
+export const TokenRefInputSchema = z.object({ token_id: TokenIdSchema });

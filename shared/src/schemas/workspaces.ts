@@ -33,8 +33,6 @@ export const MemberViewSchema = z.object({
 });
 export type MemberView = z.infer<typeof MemberViewSchema>;
 
-export const AddMemberInputSchema = z.object({ workspace: SlugSchema, email: EmailSchema, role: RoleSchema }).strict();
-
 export const AgentViewSchema = z.object({
   token_id: z.string(),
   label: z.string(),
@@ -64,8 +62,6 @@ export const ActivityEventViewSchema = z.object({
 export const ActivityViewSchema = z.object({ events: z.array(ActivityEventViewSchema), next_cursor: z.string().nullable() });
 export type ActivityView = z.infer<typeof ActivityViewSchema>;
 
-export const ActivityInputSchema = z.object({ slug: SlugSchema, cursor: CursorSchema.optional() }).strict();
-
 export const ShareLinkViewSchema = z.object({
   link_id: z.string(),
   /** The page it opens, or null for every page of the workspace. */
@@ -87,3 +83,27 @@ export const ShareLinkExpirySchema = z.number().int().min(1).max(3650).nullable(
 export const CreatedShareLinkViewSchema = ShareLinkViewSchema.extend({ url: z.string() });
 
 export const OkSchema = z.object({ ok: z.literal(true) });
+
+// The app's inputs (tRPC names the workspace `slug`; the MCP tools name it `workspace`).
+export const WorkspaceRefInputSchema = z.object({ slug: SlugSchema });
+export const AddMemberInputSchema = z.object({ slug: SlugSchema, email: EmailSchema, role: RoleSchema });
+/** `pending`: they have not signed in yet; `mailed`: the invitation e-mail went out. */
+export const AddedMemberViewSchema = z.object({ user_id: z.string(), role: RoleSchema, pending: z.boolean(), mailed: z.boolean() });
+export const SetMemberRoleInputSchema = z.object({ slug: SlugSchema, user_id: UserIdSchema, role: RoleSchema });
+export const MemberRefInputSchema = z.object({ slug: SlugSchema, user_id: UserIdSchema });
+export const CreateShareLinkInputSchema = z.object({ slug: SlugSchema, page: SlugSchema.optional(), expires_in_days: ShareLinkExpirySchema.optional() });
+export const ShareLinkRefInputSchema = z.object({ slug: SlugSchema, link_id: ShareLinkIdSchema });
+export const AgentRefInputSchema = z.object({ slug: SlugSchema, token_id: TokenIdSchema });
+export const ActivityInputSchema = z.object({ slug: SlugSchema, cursor: CursorSchema.optional() });
+export const RenameWorkspaceInputSchema = z.object({ slug: SlugSchema, name: LabelSchema(100) });
+/** `confirm` is the workspace's address, typed by the person. */
+export const DeleteWorkspaceInputSchema = z.object({ slug: SlugSchema, confirm: z.string().max(100) });
+export const DeletedWorkspaceViewSchema = z.object({ slug: z.string() });
+export const SetVisibilityInputSchema = z.object({ slug: SlugSchema, visibility: VisibilitySchema });
+/** The roles an agent may give a collaborator (never owner). */
+export const CollaboratorRoleSchema = z.enum(["editor", "viewer"]);
+
+// The agents' inputs (MCP).
+export const AddCollaboratorInputSchema = z.object({ workspace: SlugSchema, email: EmailSchema, role: CollaboratorRoleSchema }).strict();
+export const GetWorkspaceInputSchema = z.object({ workspace: SlugSchema.describe("Workspace slug") }).strict();
+export const SetWorkspaceVisibilityInputSchema = z.object({ workspace: SlugSchema, visibility: VisibilitySchema }).strict();

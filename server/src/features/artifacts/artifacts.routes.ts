@@ -2,6 +2,7 @@
 import { isUtf8 } from "node:buffer";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
 import { instanceLlmsTxt, workspaceLlmsTxt } from "@atelier/shared/domain/llms-txt";
+import { publicTableCsv, publicTableJson } from "@atelier/shared/domain/tables/public-table";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
@@ -263,6 +264,19 @@ export function artifactRoutes(deps: Deps): Router {
       .set({ ...MACHINE_HEADERS, "Cache-Control": PUBLIC_ARTIFACT_CACHE })
       .type("text/plain; charset=utf-8")
       .send(text);
+  });
+  // A public table as data: CSV (RFC 4180, a header of the column names) or JSON (list_rows' shape).
+  r.get("/w/:workspace/tables/:file", async (req, res) => {
+    const workspace = String(req.params.workspace);
+    const m = /^([^.]+)\.(csv|json)$/.exec(String(req.params.file));
+    const [, table = "", view] = m ?? [];
+    const valid = m && SlugSchema.safeParse(workspace).success && SlugSchema.safeParse(table).success;
+    const body = valid ? await (view === "csv" ? publicTableCsv : publicTableJson)(deps, workspace, table) : null;
+    if (body === null) return notFound(res);
+    res
+      .set({ ...MACHINE_HEADERS, "Cache-Control": PUBLIC_ARTIFACT_CACHE })
+      .type(view === "csv" ? "text/csv; charset=utf-8; header=present" : "application/json; charset=utf-8")
+      .send(body);
   });
   r.get("/s/:secret", shared);
   r.get("/s/:secret/:pageSlug", shared);

@@ -165,3 +165,70 @@ describe("llms.txt", () => {
     expect((await nobody.request("/w/no-such-workspace-zz/llms.txt")).status).toBe(404);
   });
 });
+
+describe("tables as CSV and JSON", () => {
+  async function table(ws: string): Promise<string> {
+    const slug = uniq("tbl");
+    await trpcData(
+      await owner.mutation("collections.create", {
+        workspace: ws,
+        slug,
+        name: "Prices, 2026",
+        kind: "table",
+        columns: [
+          { name: "item", type: "text" },
+          { name: "price", type: "number" },
+          { name: "in_stock", type: "boolean" },
+        ],
+      }),
+    );
+    await trpcData(
+      await owner.mutation("rows.insert", {
+        workspace: ws,
+        collection: slug,
+        rows: [
+          { item: 'Tea, "green"', price: 4.5, in_stock: true },
+          { item: "Line\nbreak", price: 2 },
+        ],
+      }),
+    );
+    return slug;
+  }
+
+  it("serve a public table as RFC 4180 CSV and as list_rows JSON, listed in the workspace's llms.txt; a private table is a 404", async () => {
+    const open = await workspace("public");
+    const pub = await table(open);
+    const csv = await nobody.request(`/w/${open}/tables/${pub}.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
+    expect(csv.headers.get("cache-control")).toBe(PUBLIC_ARTIFACT_CACHE);
+    expect(csv.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await csv.text()).toBe('item,price,in_stock\r\n"Tea, ""green""",4.5,true\r\n"Line\nbreak",2,\r\n');
+
+    const json = await nobody.request(`/w/${open}/tables/${pub}.json`);
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const body = (await json.json()) as { table: { slug: string; row_count: number }; rows: { values: Record<string, unknown> }[]; next_cursor: null };
+    expect(body.table).toMatchObject({ slug: pub, row_count: 2 });
+    expect(body.rows.map((r) => r.values.item)).toEqual(['Tea, "green"', "Line\nbreak"]);
+    expect(body.next_cursor).toBeNull();
+
+    const llms = await (await nobody.request(`/w/${open}/llms.txt`)).text();
+    expect(llms).toContain(`- [Prices, 2026](${srv.config.BASE_URL}/w/${open}/tables/${pub}.csv)`);
+
+    const closed = await workspace("private");
+    const priv = await table(closed);
+    for (const b of [nobody, owner]) {
+      for (const path of [
+        `/w/${closed}/tables/${priv}.csv`,
+        `/w/${closed}/tables/${priv}.json`,
+        `/w/${open}/tables/no-such.csv`,
+        `/w/${open}/tables/${pub}.xml`,
+      ]) {
+        const res = await b.request(path);
+        expect(res.status, path).toBe(404);
+        expect(await res.text()).not.toContain("Tea");
+      }
+    }
+  });
+});

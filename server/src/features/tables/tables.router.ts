@@ -33,13 +33,18 @@ import {
   RowViewSchema,
   TableViewSchema,
   UpdateRowInputSchema,
+  ListTablesInputSchema,
+  DeletedTableViewSchema,
+  InsertedRowsViewSchema,
+  DeletedRowViewSchema,
+  RowHistoryInputSchema,
 } from "@atelier/shared/schemas/tables";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../../trpc";
 
 export const collectionsRouter = router({
   list: publicProcedure
-    .input(z.object({ workspace: SlugSchema }))
+    .input(ListTablesInputSchema)
     .output(z.array(TableViewSchema))
     .query(({ ctx, input }) => listCollections(ctx, ctx.principal, input.workspace)),
   create: protectedProcedure
@@ -73,7 +78,7 @@ export const collectionsRouter = router({
     .mutation(({ ctx, input }) => changeColumnType(ctx, ctx.principal, input)),
   delete: protectedProcedure
     .input(TableRefInputSchema)
-    .output(z.object({ slug: z.string() }))
+    .output(DeletedTableViewSchema)
     .mutation(({ ctx, input }) => deleteTable(ctx, ctx.principal, input)),
 });
 
@@ -85,7 +90,7 @@ export const rowsRouter = router({
     .query(({ ctx, input: { direction: _direction, ...query } }) => listRows(ctx, ctx.principal, query)),
   insert: protectedProcedure
     .input(InsertRowsInputSchema.extend({ workspace: SlugSchema }))
-    .output(z.object({ row_ids: z.array(z.string()) }))
+    .output(InsertedRowsViewSchema)
     .mutation(({ ctx, input }) => insertRows(ctx, ctx.principal, input)),
   update: protectedProcedure
     .input(UpdateRowInputSchema.extend({ workspace: SlugSchema }))
@@ -105,10 +110,10 @@ export const rowsRouter = router({
     ),
   delete: protectedProcedure
     .input(DeleteRowInputSchema.extend({ workspace: SlugSchema }))
-    .output(z.object({ row_id: z.string() }))
+    .output(DeletedRowViewSchema)
     .mutation(({ ctx, input }) => deleteRow(ctx, ctx.principal, { ...input, rowId: input.row_id, expectedVersion: input.expected_version })),
   history: publicProcedure
-    .input(z.object({ workspace: SlugSchema, collection: SlugSchema, row_id: z.string().max(60) }))
+    .input(RowHistoryInputSchema)
     .output(z.array(RowRevisionViewSchema))
     .query(({ ctx, input }) => rowHistory(ctx, ctx.principal, { ...input, rowId: input.row_id })),
 });

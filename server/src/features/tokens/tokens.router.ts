@@ -1,10 +1,7 @@
 import { createUserToken, issuedView, listTokens, revokeToken, rotateToken } from "@atelier/shared/domain/tokens";
-import { CreateTokenInputSchema, IssuedTokenViewSchema, TokenViewSchema } from "@atelier/shared/schemas/tokens";
-import { TokenIdSchema } from "@atelier/shared/schemas/workspaces";
+import { CreateTokenInputSchema, IssuedTokenViewSchema, TokenRefInputSchema, TokenViewSchema } from "@atelier/shared/schemas/tokens";
 import { z } from "zod";
 import { protectedProcedure, router } from "../../trpc";
-
-const ById = z.object({ token_id: TokenIdSchema });
 
 export const tokensRouter = router({
   list: protectedProcedure.output(z.array(TokenViewSchema)).query(({ ctx }) => listTokens(ctx, ctx.principal.user._id)),
@@ -16,12 +13,12 @@ export const tokensRouter = router({
     .mutation(async ({ ctx, input }) => issuedView(await createUserToken(ctx, ctx.principal.user, input))),
 
   rotate: protectedProcedure
-    .input(ById)
+    .input(TokenRefInputSchema)
     .output(IssuedTokenViewSchema)
     .mutation(async ({ ctx, input }) => issuedView(await rotateToken(ctx, ctx.principal.user._id, input.token_id))),
 
   revoke: protectedProcedure
-    .input(ById)
+    .input(TokenRefInputSchema)
     .output(TokenViewSchema)
     .mutation(({ ctx, input }) => revokeToken(ctx, ctx.principal.user._id, input.token_id)),
 });

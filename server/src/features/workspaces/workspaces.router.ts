@@ -3,21 +3,27 @@ import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
 import { addMemberByEmail, listMembers, removeMember, setMemberRole } from "@atelier/shared/domain/members";
 import { createShareLink, listShareLinks, revokeShareLink } from "@atelier/shared/domain/share-links";
 import { createWorkspaceFor, deleteWorkspace, getWorkspace, listWorkspaces, renameWorkspace, setVisibility } from "@atelier/shared/domain/workspaces";
-import { CursorSchema, EmailSchema, LabelSchema, SlugSchema } from "@atelier/shared/schemas/common";
 import {
+  ActivityInputSchema,
   ActivityViewSchema,
+  AddedMemberViewSchema,
+  AddMemberInputSchema,
+  AgentRefInputSchema,
   AgentViewSchema,
   CreatedShareLinkViewSchema,
+  CreateShareLinkInputSchema,
   CreateWorkspaceInputSchema,
+  DeletedWorkspaceViewSchema,
+  DeleteWorkspaceInputSchema,
+  MemberRefInputSchema,
   MemberViewSchema,
   OkSchema,
-  RoleSchema,
-  ShareLinkExpirySchema,
-  ShareLinkIdSchema,
+  RenameWorkspaceInputSchema,
+  SetMemberRoleInputSchema,
+  SetVisibilityInputSchema,
+  ShareLinkRefInputSchema,
   ShareLinkViewSchema,
-  TokenIdSchema,
-  UserIdSchema,
-  VisibilitySchema,
+  WorkspaceRefInputSchema,
   WorkspaceViewSchema,
 } from "@atelier/shared/schemas/workspaces";
 import { z } from "zod";
@@ -27,26 +33,25 @@ const ok = { ok: true as const };
 
 const membersRouter = router({
   list: protectedProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(WorkspaceRefInputSchema)
     .output(z.array(MemberViewSchema))
     .query(({ ctx, input }) => listMembers(ctx, ctx.principal, input.slug)),
   add: protectedProcedure
-    .input(z.object({ slug: SlugSchema, email: EmailSchema, role: RoleSchema }))
-    /** `pending`: they have not signed in yet; `mailed`: the invitation e-mail went out. */
-    .output(z.object({ user_id: z.string(), role: RoleSchema, pending: z.boolean(), mailed: z.boolean() }))
+    .input(AddMemberInputSchema)
+    .output(AddedMemberViewSchema)
     .mutation(async ({ ctx, input }) => {
       const r = await addMemberByEmail(ctx, ctx.principal, { workspace: input.slug, email: input.email, role: input.role });
       return { user_id: r.userId, role: r.role, pending: r.pending, mailed: r.mailed };
     }),
   setRole: protectedProcedure
-    .input(z.object({ slug: SlugSchema, user_id: UserIdSchema, role: RoleSchema }))
+    .input(SetMemberRoleInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
       await setMemberRole(ctx, ctx.principal, { workspace: input.slug, userId: input.user_id, role: input.role });
       return ok;
     }),
   remove: protectedProcedure
-    .input(z.object({ slug: SlugSchema, user_id: UserIdSchema }))
+    .input(MemberRefInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
       await removeMember(ctx, ctx.principal, { workspace: input.slug, userId: input.user_id });
@@ -56,16 +61,16 @@ const membersRouter = router({
 
 const shareLinksRouter = router({
   list: protectedProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(WorkspaceRefInputSchema)
     .output(z.array(ShareLinkViewSchema))
     .query(({ ctx, input }) => listShareLinks(ctx, ctx.principal, input.slug)),
   /** The URL carries the secret and is shown this once. */
   create: protectedProcedure
-    .input(z.object({ slug: SlugSchema, page: SlugSchema.optional(), expires_in_days: ShareLinkExpirySchema.optional() }))
+    .input(CreateShareLinkInputSchema)
     .output(CreatedShareLinkViewSchema)
     .mutation(({ ctx, input }) => createShareLink(ctx, ctx.principal, { workspace: input.slug, page: input.page, expiresInDays: input.expires_in_days })),
   revoke: protectedProcedure
-    .input(z.object({ slug: SlugSchema, link_id: ShareLinkIdSchema }))
+    .input(ShareLinkRefInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
       await revokeShareLink(ctx, ctx.principal, { workspace: input.slug, linkId: input.link_id });
@@ -78,12 +83,12 @@ export const workspacesRouter = router({
   shareLinks: shareLinksRouter,
 
   agents: protectedProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(WorkspaceRefInputSchema)
     .output(z.array(AgentViewSchema))
     .query(({ ctx, input }) => listAgents(ctx, ctx.principal, input.slug)),
 
   blockAgent: protectedProcedure
-    .input(z.object({ slug: SlugSchema, token_id: TokenIdSchema }))
+    .input(AgentRefInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
       await setAgentBlocked(ctx, ctx.principal, { workspace: input.slug, tokenId: input.token_id, blocked: true });
@@ -91,7 +96,7 @@ export const workspacesRouter = router({
     }),
 
   unblockAgent: protectedProcedure
-    .input(z.object({ slug: SlugSchema, token_id: TokenIdSchema }))
+    .input(AgentRefInputSchema)
     .output(OkSchema)
     .mutation(async ({ ctx, input }) => {
       await setAgentBlocked(ctx, ctx.principal, { workspace: input.slug, tokenId: input.token_id, blocked: false });
@@ -99,14 +104,14 @@ export const workspacesRouter = router({
     }),
 
   activity: publicProcedure
-    .input(z.object({ slug: SlugSchema, cursor: CursorSchema.optional() }))
+    .input(ActivityInputSchema)
     .output(ActivityViewSchema)
     .query(({ ctx, input }) => listActivity(ctx, ctx.principal, { workspace: input.slug, cursor: input.cursor })),
 
   list: protectedProcedure.output(z.array(WorkspaceViewSchema)).query(({ ctx }) => listWorkspaces(ctx, ctx.principal)),
 
   get: publicProcedure
-    .input(z.object({ slug: SlugSchema }))
+    .input(WorkspaceRefInputSchema)
     .output(WorkspaceViewSchema)
     .query(({ ctx, input }) => getWorkspace(ctx, ctx.principal, input.slug)),
 
@@ -116,18 +121,18 @@ export const workspacesRouter = router({
     .mutation(({ ctx, input }) => createWorkspaceFor(ctx, ctx.principal, input)),
 
   rename: protectedProcedure
-    .input(z.object({ slug: SlugSchema, name: LabelSchema(100) }))
+    .input(RenameWorkspaceInputSchema)
     .output(WorkspaceViewSchema)
     .mutation(({ ctx, input }) => renameWorkspace(ctx, ctx.principal, input)),
 
-  /** Owners only; `confirm` is the workspace's slug, typed by the person. */
+  /** Owners only. */
   delete: protectedProcedure
-    .input(z.object({ slug: SlugSchema, confirm: z.string().max(100) }))
-    .output(z.object({ slug: z.string() }))
+    .input(DeleteWorkspaceInputSchema)
+    .output(DeletedWorkspaceViewSchema)
     .mutation(({ ctx, input }) => deleteWorkspace(ctx, ctx.principal, input)),
 
   setVisibility: protectedProcedure
-    .input(z.object({ slug: SlugSchema, visibility: VisibilitySchema }))
+    .input(SetVisibilityInputSchema)
     .output(WorkspaceViewSchema)
     .mutation(({ ctx, input }) => setVisibility(ctx, ctx.principal, input.slug, input.visibility)),
 });

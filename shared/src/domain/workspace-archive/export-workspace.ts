@@ -7,7 +7,8 @@ import type { StoreDeps } from "../deps";
 import { readableWorkspace } from "../workspaces";
 import { ATELIER_VERSION } from "../../version";
 import { yazl } from "../../zip";
-import { ARCHIVE_FORMAT, csvField, writeFrontMatter } from "./format";
+import { ARCHIVE_FORMAT, writeFrontMatter } from "./format";
+import { tableCsv } from "../tables/public-table";
 
 export interface WorkspaceExport {
   /** The zip's bytes, streamed as they are made. */
@@ -45,16 +46,11 @@ export async function exportWorkspace(deps: StoreDeps, principal: Principal, inp
   }
   const tableDocs = await c.collections.find({ workspaceId: ws._id, kind: "table" }).sort({ slug: 1, _id: 1 }).toArray();
   for (const table of tableDocs) {
-    const names = table.columns.map((col) => col.name);
-    const lines = [names.map(csvField).join(",")];
-    let rows = 0;
-    for await (const row of c.rows.find({ collectionId: table._id }).sort({ _id: 1 })) {
-      lines.push(names.map((n) => csvField(cellText(row.values[n]))).join(","));
-      rows++;
-    }
+    const rowDocs = await c.rows.find({ collectionId: table._id }).sort({ _id: 1 }).toArray();
+    const rows = rowDocs.length;
     const file = `tables/${table.slug}.csv`;
     const schema = `tables/${table.slug}.schema.json`;
-    zip.addBuffer(Buffer.from(`${lines.join("\r\n")}\r\n`, "utf8"), file, { mtime });
+    zip.addBuffer(Buffer.from(tableCsv(table, rowDocs), "utf8"), file, { mtime });
     zip.addBuffer(Buffer.from(`${JSON.stringify({ slug: table.slug, name: table.name, columns: table.columns }, null, 2)}\n`, "utf8"), schema, { mtime });
     tables.push({ slug: table.slug, file, schema, rows });
   }
@@ -70,10 +66,4 @@ export async function exportWorkspace(deps: StoreDeps, principal: Principal, inp
   zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, "utf8"), "manifest.json", { mtime });
   zip.end();
   return { stream: zip.outputStream as Readable, filename: `${ws.slug}-${mtime.toISOString().slice(0, 10)}.zip` };
-}
-
-/** A cell as CSV text: empty for no value, numbers and booleans as JSON writes them. */
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  return typeof v === "string" ? v : JSON.stringify(v);
 }

@@ -12,6 +12,7 @@ import { Field, TextField } from "../field";
 import { QueryFallback } from "../load-error";
 import { ModalDialog } from "../modal-dialog";
 import { TimeAgo } from "../time-ago";
+import { ArchiveSection } from "./archive-section";
 import "./panels.css";
 import "./settings-panel.css";
 
@@ -23,6 +24,7 @@ export function SettingsPanel({ workspace }: { workspace: Workspace }) {
     <div className="settings">
       <NameSection workspace={workspace} />
       <ShareLinksSection workspace={workspace} />
+      <ArchiveSection workspace={workspace} />
       <DeleteSection workspace={workspace} />
     </div>
   );
