@@ -158,9 +158,11 @@ test("collaborating: signed out while editing, a merged edit, attribution, activ
     findings.push(...(await checkScreen(page, "collab-signed-out", async () => void (await expect(dialog).toBeVisible()))));
   });
 
-  await test.step("signing in again brings the same editor back with the text", async () => {
+  await test.step("signing in again (the address filled in) brings the same editor back with the text", async () => {
     await page.getByRole("dialog").getByRole("button", { name: "Sign in" }).click();
-    await page.getByLabel("E-mail address").fill(owner);
+    // The address is filled in already, and the screen says why it is there.
+    await expect(page.getByText("Your session ended. Sign in again to go back to where you were.")).toBeVisible();
+    await expect(page.getByLabel("E-mail address")).toHaveValue(owner);
     const since = Date.now();
     await page.getByRole("button", { name: "Send me a code" }).click();
     await page.getByLabel("Six-digit code").fill(await waitForCode(owner, since));

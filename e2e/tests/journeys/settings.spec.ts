@@ -173,7 +173,7 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await expect(page.getByRole("list", { name: "Pending invitations" })).toHaveCount(0);
   });
 
-  await test.step("delete the workspace, typing its address to confirm", async () => {
+  await test.step("delete the workspace, typing its address to confirm (in any case), and the dashboard says it is done", async () => {
     await page.goto(`/app/buckets/${ws}?tab=settings`);
     await page.getByRole("button", { name: "Delete workspace…" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete “Settings, renamed”?" });
@@ -185,9 +185,15 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await dialog.getByLabel(`Type ${ws} to confirm`).fill("not-it");
     await expect(go).toBeDisabled();
     findings.push(...(await checkScreen(page, "settings-delete-workspace")));
-    await dialog.getByLabel(`Type ${ws} to confirm`).fill(ws);
+    // Capital letters don't matter, and the label says so.
+    await expect(dialog.getByLabel(`Type ${ws} to confirm (capital letters don’t matter)`)).toBeVisible();
+    await dialog.getByLabel(`Type ${ws} to confirm`).fill(ws.toUpperCase());
     await go.click();
     await expect(page).toHaveURL(/\/app\/?$/);
+    // The dashboard says it is done, once.
+    await expect(page.getByRole("status").filter({ hasText: "“Settings, renamed” is deleted, with everything in it." })).toBeVisible();
+    await page.reload();
+    await expect(page.getByText("is deleted, with everything in it.")).toHaveCount(0);
     await expect(page.getByRole("list", { name: "Workspaces" }).getByRole("link", { name: /Settings, renamed/ })).toHaveCount(0);
     expect((await page.request.get(`/api/trpc/workspaces.get?input=${encodeURIComponent(JSON.stringify({ slug: ws }))}`)).status()).toBe(404);
     expect((await page.request.get(`/a/${movedSlug}`, { maxRedirects: 0 })).status()).toBe(404);

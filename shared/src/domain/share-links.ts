@@ -7,9 +7,14 @@
 // viewer), or the agent that made it is revoked, expired, cut off or its OAuth grant ended,
 // the link ends, for good (docs/decisions.md, "Share links end with their maker's access").
 // Each link may also carry an end date (`SHARE_LINK_DEFAULT_TTL_SECONDS` unless chosen).
+//
+// A link's secret is derived from SECRET_KEY and the link's id, so an owner can copy it again
+// later from the Share menu while only its hash is stored (docs/decisions.md, "The app,
+// third pass (issue 27): the Share menu").
+import { createHmac } from "node:crypto";
 import type { PageDoc, ShareLinkDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
-import { newId, newSecret, sha256 } from "../ids";
+import { newId, sha256 } from "../ids";
 import type { ShareLinkView } from "../schemas/workspaces";
 import { actorOf, assertCan, can, isHidden, type Principal } from "./access";
 import { findPageBySlug } from "./pages/page-store";
@@ -20,6 +25,20 @@ import { recordEvent } from "./events";
 import { findWorkspace, readableWorkspace } from "./workspaces";
 
 const TOUCH_EVERY_MS = 60_000;
+
+/** The secret of the link `linkId`: 32 URL-safe characters (192 bits) only this server can make. */
+function linkSecret(secretKey: string, linkId: string): string {
+  return createHmac("sha256", secretKey).update(`share-link:${linkId}`).digest("base64url").slice(0, 32);
+}
+
+/**
+ * The link's URL again, when its secret can be made again: not for a link made before
+ * SECRET_KEY changed (or before secrets were derived), whose hash no longer matches.
+ */
+function linkUrl(deps: StoreDeps, link: ShareLinkDoc): string | null {
+  const secret = linkSecret(deps.config.SECRET_KEY, link.linkId);
+  return sha256(secret) === link._id ? `${deps.config.BASE_URL}/s/${secret}` : null;
+}
 
 async function linkViews(deps: StoreDeps, links: ShareLinkDoc[]): Promise<ShareLinkView[]> {
   const ids = [...new Set(links.flatMap((l) => (l.pageId ? [l.pageId] : [])))];
@@ -33,6 +52,7 @@ async function linkViews(deps: StoreDeps, links: ShareLinkDoc[]): Promise<ShareL
     created_at: l.createdAt.toISOString(),
     last_used_at: l.lastUsedAt ? l.lastUsedAt.toISOString() : null,
     expires_at: l.expiresAt ? l.expiresAt.toISOString() : null,
+    url: linkUrl(deps, l),
   }));
 }
 
@@ -94,13 +114,14 @@ export async function createShareLink(
     page = await findPageBySlug(deps, input.page);
     if (!page || page.workspaceId !== ws._id) throw new AppError("not_found", `No page "${input.page}" in this workspace.`);
   }
-  const secret = newSecret(24);
+  const linkId = newId("shr");
+  const secret = linkSecret(deps.config.SECRET_KEY, linkId);
   const createdAt = now();
   const ttlSeconds =
     input.expiresInDays === undefined ? deps.config.SHARE_LINK_DEFAULT_TTL_SECONDS : input.expiresInDays === null ? 0 : input.expiresInDays * 86_400;
   const link: ShareLinkDoc = {
     _id: sha256(secret),
-    linkId: newId("shr"),
+    linkId,
     workspaceId: ws._id,
     pageId: page?._id ?? null,
     createdBy: actorOf(principal),

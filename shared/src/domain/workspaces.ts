@@ -282,7 +282,7 @@ export async function renameWorkspace(deps: StoreDeps, principal: Principal, inp
 /**
  * Deletes a workspace and everything it holds (its owners only, people not agents, and
  * never someone's default workspace, where agents write when they name none). The person
- * types the workspace's slug to confirm. The workspace is marked first, so from that
+ * types the workspace's slug to confirm (in any case). The workspace is marked first, so from that
  * moment nobody can open it or its pages; the steps after the mark are idempotent and the
  * sweeper finishes them if this process stops.
  */
@@ -292,7 +292,9 @@ export async function deleteWorkspace(deps: StoreDeps, principal: Principal, inp
   if (principal.kind !== "user" || roleOf(ws, principal.user._id) !== "owner") {
     throw new AppError("forbidden", "Only an owner, signed in, can delete a workspace.");
   }
-  if (input.confirm !== ws.slug) throw invalidField("confirm", "mismatch", `type the workspace's address "${ws.slug}" to confirm`, { expected: ws.slug });
+  // Capital letters and spaces around it don't matter (an address is lower-case anyway); the app says so.
+  if (input.confirm.trim().toLowerCase() !== ws.slug)
+    throw invalidField("confirm", "mismatch", `type the workspace's address "${ws.slug}" to confirm`, { expected: ws.slug });
   const someonesDefault = await deps.database.c.users.findOne({ defaultWorkspaceId: ws._id }, { projection: { _id: 1 } });
   if (someonesDefault) {
     throw new AppError("forbidden", "This is a person's default workspace (where their agents write when they name none); it cannot be deleted.", {

@@ -72,6 +72,8 @@ export const ShareLinkViewSchema = z.object({
   last_used_at: z.string().nullable(),
   /** When it stops working, or null: never (until revoked or its maker loses access). */
   expires_at: z.string().nullable(),
+  /** The link itself, to copy again (owners only see the list), or null for one made before SECRET_KEY changed. */
+  url: z.string().nullable(),
 });
 export type ShareLinkView = z.infer<typeof ShareLinkViewSchema>;
 

@@ -78,8 +78,10 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
             <NavLink href="/" match={(p) => p === "/" || p.startsWith("/buckets/")}>
               Workspaces
             </NavLink>
+            {/* "Connected agents", as the page is called: a workspace's own "Agents" tab lists the
+                agents at work there. On a phone these links are in the Menu drawer instead. */}
             <NavLink href="/settings/agents" match={(p) => p.startsWith("/settings/agents")}>
-              Agents
+              Connected agents
             </NavLink>
           </nav>
         ) : (
@@ -106,7 +108,7 @@ export function AppShell({ user, children }: { user: SignedInUser | null; childr
         </main>
       </div>
       {user ? <SidebarDrawer open={drawerOpen} onClose={closeDrawer} /> : null}
-      <SignedOutDialog signedIn={user !== null} />
+      <SignedOutDialog email={user?.email ?? null} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { useLocation } from "wouter";
 import { clearSessionLost, useConnection } from "../lib/connection";
+import type { SignInNotice } from "../lib/session";
 import { ME_QUERY_KEY } from "../trpc";
 import { ModalDialog } from "./modal-dialog";
 import "./connection-notices.css";
@@ -29,19 +30,23 @@ export function OfflineBanner() {
 }
 
 /** Signed out under their hands (the session expired, or ended from another device). */
-export function SignedOutDialog({ signedIn }: { signedIn: boolean }) {
+export function SignedOutDialog({ email }: { email: string | null }) {
   const { sessionLost } = useConnection();
   const id = useId();
   const queryClient = useQueryClient();
   const [location, navigate] = useLocation();
-  const open = sessionLost && signedIn;
+  const open = sessionLost && email !== null;
 
   const signIn = () => {
     clearSessionLost();
     // Leaving the screen keeps an editor's unsaved text in this browser (use-stored-draft);
     // after signing in, the same address opens again and offers it back.
     void queryClient.resetQueries({ queryKey: ME_QUERY_KEY });
-    navigate(`/sign-in?next=${encodeURIComponent(location + window.location.search)}`);
+    // The address is filled in already (it is the same person, most likely), and the sign-in
+    // comes back here.
+    navigate(`/sign-in?next=${encodeURIComponent(location + window.location.search)}`, {
+      state: { notice: "Your session ended. Sign in again to go back to where you were.", email: email ?? undefined } satisfies SignInNotice,
+    });
   };
 
   return (

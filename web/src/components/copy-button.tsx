@@ -55,7 +55,14 @@ export function CopyButton({
 
   return (
     <>
-      <button type="button" className={className} onClick={() => void copy()} aria-label={label} data-state={state}>
+      <button
+        type="button"
+        className={className}
+        onClick={() => void copy()}
+        // The words on the button are part of its name (axe: label-content-name-mismatch).
+        aria-label={state === "copied" ? `Copied: ${label}` : state === "failed" ? `Select and copy: ${label}` : label}
+        data-state={state}
+      >
         {state === "copied" ? (
           <>
             <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">

@@ -16,6 +16,29 @@ export function PageLoading({ label = "Loading…", fullPage = false }: { label?
   );
 }
 
+/**
+ * The shape of a screen while it loads — a title, a line under it, then the page's text, a
+ * table's rows or a workspace's list — so the screen does not jump from blank to full.
+ * Like the spinner it appears only after a moment, and it does not shimmer for those who ask
+ * for less motion. Screen readers hear `label` once.
+ */
+export function PageSkeleton({ label, kind }: { label: string; kind: "page" | "table" | "list" }) {
+  const rows = kind === "table" ? 8 : kind === "list" ? 4 : 7;
+  return (
+    <div className={`skeleton skeleton--${kind}`} role="status" aria-live="polite">
+      <span className="sr-only">{label}</span>
+      <div className="skeleton__crumbs skeleton__bone" aria-hidden="true" />
+      <div className="skeleton__title skeleton__bone" aria-hidden="true" />
+      <div className="skeleton__meta skeleton__bone" aria-hidden="true" />
+      <div className="skeleton__body" aria-hidden="true">
+        {Array.from({ length: rows }, (_, i) => (
+          <div key={i} className="skeleton__row skeleton__bone" />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 /** A failure that stops the page from showing, with a way to try again. */
 export function PageError({
   title = "Atelier can’t be reached right now",

@@ -28,6 +28,8 @@ export function useSession(): Session {
 /** What the sign-in screen says after a sign-out; passed in the history entry's state. */
 export interface SignInNotice {
   notice?: string;
+  /** The address to fill in (signed out by an expired session: the same person, most likely). Kept out of the URL. */
+  email?: string;
 }
 
 /**

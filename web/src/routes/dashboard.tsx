@@ -1,6 +1,6 @@
 // /app/: the workspaces you own or belong to, and a way to start a new one.
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { AgentIcon } from "../components/actor-name";
 import { RoleBadge, SandboxBadge, VisibilityBadge } from "../components/badges";
@@ -28,11 +28,21 @@ function ordered(list: Workspace[], defaultSlug: string | null): Workspace[] {
   return [...list].sort((a, b) => rank(a) - rank(b) || b.created_at.localeCompare(a.created_at));
 }
 
+function deletedName(state: unknown): string | null {
+  const name = state && typeof state === "object" ? (state as { deleted?: unknown }).deleted : null;
+  return typeof name === "string" ? name : null;
+}
+
 export function DashboardPage({ user }: SignedInPageProps) {
   const trpc = useTRPC();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const health = useQuery(trpc.system.health.queryOptions(undefined, { staleTime: 60_000 }));
   const [creating, setCreating] = useState(false);
+  // Just deleted in Settings: say it is done, once (the history entry forgets it at once).
+  const [deleted] = useState(() => deletedName(window.history.state));
+  useEffect(() => {
+    if (deleted) window.history.replaceState(null, "");
+  }, [deleted]);
 
   const list = workspaces.data ? ordered(workspaces.data, user.defaultWorkspace) : [];
 
@@ -50,6 +60,12 @@ export function DashboardPage({ user }: SignedInPageProps) {
           </button>
         ) : null}
       </header>
+
+      {deleted ? (
+        <p className="banner banner--ok" role="status">
+          “{deleted}” is deleted, with everything in it.
+        </p>
+      ) : null}
 
       {health.data && health.data.database !== "ok" ? (
         <p className="banner banner--warn" role="status">

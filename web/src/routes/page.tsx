@@ -15,7 +15,8 @@ import { LiveTablesNote } from "../components/page/live-tables-note";
 import { MovePageDialog } from "../components/page/move-page-dialog";
 import { useDeletePage } from "../components/page/use-delete-page";
 import { NotFound } from "../components/not-found";
-import { PageError, PageLoading } from "../components/page-state";
+import { PageError, PageLoading, PageSkeleton } from "../components/page-state";
+import { ShareButton } from "../components/share/share-menu";
 import { TimeAgo } from "../components/time-ago";
 import { useDirectory } from "../components/workspace/use-directory";
 import { isNotFound } from "../lib/errors";
@@ -68,7 +69,7 @@ export function PagePage({ user, params }: PublicPageProps) {
       { replace: name !== "edit" },
     );
 
-  if (page.isPending || workspace.isPending) return <PageLoading label="Opening the page…" />;
+  if (page.isPending || workspace.isPending) return <PageSkeleton kind="page" label="Opening the page…" />;
   if (page.isError || workspace.isError) {
     const err = page.error ?? workspace.error;
     if (isNotFound(err)) {
@@ -118,6 +119,11 @@ export function PagePage({ user, params }: PublicPageProps) {
               Edit
             </button>
           ) : null}
+          <ShareButton
+            workspace={wsData}
+            signedIn={user !== null}
+            target={{ kind: "page", slug: data.slug, title: data.title, markdown: data.parts.some((p) => p.kind !== "html") }}
+          />
           <button type="button" className="button" aria-pressed={historyOpen} onClick={() => setFlag("history", !historyOpen)}>
             History
           </button>

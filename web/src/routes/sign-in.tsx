@@ -18,7 +18,7 @@ export function SignInPage() {
   return (
     <>
       <title>Sign in · Atelier</title>
-      <SignInScreen next={next} notice={history?.notice ?? null} />
+      <SignInScreen next={next} notice={history?.notice ?? null} email={history?.email ?? ""} />
     </>
   );
 }

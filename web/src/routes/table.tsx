@@ -8,8 +8,9 @@ import { VisibilityBadge } from "../components/badges";
 import { Breadcrumb } from "../components/breadcrumb";
 import { LoadError } from "../components/load-error";
 import { NotFound } from "../components/not-found";
-import { PageError, PageLoading } from "../components/page-state";
+import { PageError, PageSkeleton } from "../components/page-state";
 import { ReadOnlyBanner } from "../components/read-only-banner";
+import { ShareButton } from "../components/share/share-menu";
 import { DeleteRowDialog, type DeleteTarget } from "../components/table/delete-row-dialog";
 import { FilterPanel } from "../components/table/filter-panel";
 import { FilterProblem, GridToolbar } from "../components/table/grid-toolbar";
@@ -55,7 +56,7 @@ export function TablePage({ user, params }: PublicPageProps) {
   const filterOk = Object.keys(filterProblems).length === 0;
   const rows = useRows(slug, tableSlug, { filter, sort }, { enabled: listed !== null && filterOk, live: true });
 
-  if (workspace.isPending || tablesQuery.isPending) return <PageLoading label="Opening the table…" />;
+  if (workspace.isPending || tablesQuery.isPending) return <PageSkeleton kind="table" label="Opening the table…" />;
   const loadError = workspace.error ?? tablesQuery.error;
   if (loadError || !ws) {
     if (isNotFound(loadError)) return <TableNotFound slug={slug} table={tableSlug} signedIn={user !== null} />;
@@ -100,16 +101,19 @@ export function TablePage({ user, params }: PublicPageProps) {
             </span>
           </p>
         </div>
-        {canWrite ? (
-          <div className="page-header__actions">
-            <button type="button" className="button" onClick={() => setSettingsOpen((o) => !o)} aria-expanded={settingsOpen} aria-controls="table-settings">
-              Table settings
-            </button>
-            <button ref={addButton} type="button" className="button button--primary" onClick={() => setAdding(true)} disabled={adding}>
-              <span aria-hidden="true">+</span> Add row
-            </button>
-          </div>
-        ) : null}
+        <div className="page-header__actions">
+          <ShareButton workspace={ws} signedIn={user !== null} target={{ kind: "table", slug: table.slug, title: table.name }} />
+          {canWrite ? (
+            <>
+              <button type="button" className="button" onClick={() => setSettingsOpen((o) => !o)} aria-expanded={settingsOpen} aria-controls="table-settings">
+                Table settings
+              </button>
+              <button ref={addButton} type="button" className="button button--primary" onClick={() => setAdding(true)} disabled={adding}>
+                <span aria-hidden="true">+</span> Add row
+              </button>
+            </>
+          ) : null}
+        </div>
       </header>
 
       {user && isMember && !ws.can_write ? (

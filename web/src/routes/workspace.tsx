@@ -6,7 +6,7 @@ import { Link, useSearchParams } from "wouter";
 import { RoleBadge, SandboxBadge, VisibilityBadge } from "../components/badges";
 import { Breadcrumb } from "../components/breadcrumb";
 import { NotFound } from "../components/not-found";
-import { PageError, PageLoading } from "../components/page-state";
+import { PageError, PageSkeleton } from "../components/page-state";
 import { ReadOnlyBanner } from "../components/read-only-banner";
 import { type TabItem, TabPanel, Tabs } from "../components/tabs";
 import { ActivityPanel } from "../components/workspace/activity-panel";
@@ -51,7 +51,7 @@ export function WorkspacePage({ user, params }: PublicPageProps) {
   const directory = useDirectory(slug, user?.id ?? null, isMember);
   const { query: tablesQuery, tables } = useTables(slug, workspace.isSuccess);
 
-  if (workspace.isPending) return <PageLoading label="Opening the workspace…" />;
+  if (workspace.isPending) return <PageSkeleton kind="list" label="Opening the workspace…" />;
   if (workspace.isError) {
     if (isNotFound(workspace.error)) return <WorkspaceNotFound slug={slug} signedIn={user !== null} />;
     return <PageError title="This workspace didn’t load" error={workspace.error} onRetry={() => void workspace.refetch()} />;

@@ -5,6 +5,7 @@
 import { COLLECTION_NAMES } from "@atelier/shared/db";
 import { authenticateBearer } from "@atelier/shared/domain/tokens";
 import { createShareLink } from "@atelier/shared/domain/share-links";
+import { sha256 } from "@atelier/shared/ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
@@ -90,7 +91,8 @@ describe("deleting a workspace", () => {
       ]),
     );
 
-    const res = await owner.mutation("workspaces.delete", { slug: ws.slug, confirm: ws.slug });
+    // Typed in capitals, with a space after it: the same address.
+    const res = await owner.mutation("workspaces.delete", { slug: ws.slug, confirm: `${ws.slug.toUpperCase()} ` });
     expect(res.status).toBe(200);
     expect(await mentions(ws.id)).toEqual({});
     expect((await owner.query("workspaces.get", { slug: ws.slug })).status).toBe(404);
@@ -176,5 +178,31 @@ describe("share links in settings", () => {
     expect((await owner.mutation("workspaces.shareLinks.revoke", { slug: ws.slug, link_id: "nope" })).status).toBe(400);
     expect((await owner.mutation("workspaces.shareLinks.revoke", { slug: ws.slug, link_id: byAgent.link_id })).status).toBe(200);
     expect((await new Browser(srv.url).request(new URL(byAgent.url).pathname)).status).toBe(404);
+  });
+});
+
+describe("share links copied again later", () => {
+  it("lists each link with its URL, made again from SECRET_KEY while only its hash is stored; one whose hash no longer matches has none", async () => {
+    const ws = await newWorkspace();
+    const made = await trpcData<{ link_id: string; url: string }>(await owner.mutation("workspaces.shareLinks.create", { slug: ws.slug }));
+    type Link = { link_id: string; url: string | null };
+    const list = await trpcData<Link[]>(await owner.query("workspaces.shareLinks.list", { slug: ws.slug }));
+    expect(list.find((l) => l.link_id === made.link_id)?.url).toBe(made.url);
+    // Stored: the hash only, never the secret.
+    const secret = new URL(made.url).pathname.slice("/s/".length);
+    const stored = await srv.database.c.shareLinks.findOne({ linkId: made.link_id });
+    expect(stored?._id).toBe(sha256(secret));
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    // The copied URL opens the workspace.
+    expect((await new Browser(srv.url).request(new URL(made.url).pathname)).status).toBe(200);
+
+    // A link whose secret was not made from this key (SECRET_KEY changed since): no URL to copy.
+    await srv.database.c.shareLinks.insertOne({
+      ...(stored as NonNullable<typeof stored>),
+      _id: sha256("an-older-secret-from-another-key"),
+      linkId: "shr_older-link-0001",
+    });
+    const again = await trpcData<Link[]>(await owner.query("workspaces.shareLinks.list", { slug: ws.slug }));
+    expect(again.find((l) => l.link_id === "shr_older-link-0001")?.url).toBeNull();
   });
 });

@@ -202,7 +202,24 @@ export function SidebarDrawer({ open, onClose }: { open: boolean; onClose: () =>
             Close menu
           </button>
         </div>
-        {open ? <SidebarContent /> : null}
+        {open ? (
+          <>
+            {/* The top bar's own links, which a phone has no room for there. */}
+            <ul className="sidebar__items sidebar__main" aria-label="Main">
+              <li>
+                <Link href="/" className="sidebar__link">
+                  Workspaces
+                </Link>
+              </li>
+              <li>
+                <Link href="/settings/agents" className="sidebar__link">
+                  Connected agents
+                </Link>
+              </li>
+            </ul>
+            <SidebarContent />
+          </>
+        ) : null}
       </nav>
     </dialog>
   );

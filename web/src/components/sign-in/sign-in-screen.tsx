@@ -20,12 +20,23 @@ export interface SignInContext {
   above?: ReactNode;
 }
 
-export function SignInScreen({ next = "/", notice = null, context }: { next?: string; notice?: string | null; context?: SignInContext }) {
+export function SignInScreen({
+  next = "/",
+  notice = null,
+  email: knownEmail = "",
+  context,
+}: {
+  next?: string;
+  notice?: string | null;
+  /** An address to start with (after an expired session), still changeable. */
+  email?: string;
+  context?: SignInContext;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
 
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(knownEmail);
   const [checkError, setCheckError] = useState<string | null>(null);
   const [sent, setSent] = useState<SentCode | null>(null);
   const [resent, setResent] = useState(false);

@@ -171,7 +171,7 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
       ) : null}
       {created ? (
         <div className="callout settings__created" role="status">
-          <p>A link to {created.what}. Copy it now: it is shown only this once (we keep only a fingerprint of it).</p>
+          <p>A link to {created.what}. It stays in the list below to copy again later.</p>
           <div className="link-box">
             <span className="link-box__url" data-testid="new-share-link">
               {created.url}
@@ -198,6 +198,7 @@ function ShareLinksSection({ workspace }: { workspace: Workspace }) {
                     {l.expires_at ? `works until ${new Date(l.expires_at).toLocaleDateString()}` : "no end date"}
                   </span>
                 </span>
+                {l.url ? <CopyButton text={l.url} label={`Copy the link to ${what.toLowerCase()}`} /> : null}
                 <button type="button" className="button button--small" onClick={() => setRevoking(l)} aria-label={`Revoke the link to ${what.toLowerCase()}`}>
                   Revoke
                 </button>
@@ -235,13 +236,15 @@ function DeleteSection({ workspace }: { workspace: Workspace }) {
     trpc.workspaces.delete.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        navigate("/", { replace: true });
+        // The dashboard says it is done (history state: a reload does not say it again).
+        navigate("/", { replace: true, state: { deleted: workspace.name } });
         queryClient.removeQueries({ queryKey: trpc.workspaces.get.queryKey({ slug: workspace.slug }) });
         await queryClient.invalidateQueries(trpc.workspaces.pathFilter());
       },
     }),
   );
-  const matches = typed.trim() === workspace.slug;
+  // Capital letters don't matter, and the label says so (the server agrees).
+  const matches = typed.trim().toLowerCase() === workspace.slug;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (matches) remove.mutate({ slug: workspace.slug, confirm: typed.trim() });
@@ -293,7 +296,7 @@ function DeleteSection({ workspace }: { workspace: Workspace }) {
           <TextField
             label={
               <>
-                Type <span className="mono">{workspace.slug}</span> to confirm
+                Type <span className="mono">{workspace.slug}</span> to confirm (capital letters don’t matter)
               </>
             }
             value={typed}
