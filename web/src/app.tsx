@@ -5,7 +5,7 @@ import { Route, Router, Switch } from "wouter";
 import { PageLoading } from "./components/page-state";
 import { AppArea } from "./components/app-area";
 
-const SignInPage = lazy(() => import("./routes/sign-in").then((m) => ({ default: m.SignInPage })));
+const SignInRoute = lazy(() => import("./routes/sign-in").then((m) => ({ default: m.SignInRoute })));
 
 export function App() {
   return (
@@ -13,7 +13,7 @@ export function App() {
       <Suspense fallback={<PageLoading fullPage />}>
         <Switch>
           <Route path="/sign-in">
-            <SignInPage />
+            <SignInRoute />
           </Route>
           <Route>
             <AppArea />

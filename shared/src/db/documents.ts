@@ -364,7 +364,7 @@ export interface RegistrationDoc {
 }
 
 export interface RateLimitDoc {
-  /** `${bucket}:${key}:${windowStartMs}` */
+  /** `${counter}:${key}:${windowStartMs}` */
   _id: string;
   count: number;
   windowEnd: Date;

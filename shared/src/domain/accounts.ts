@@ -21,17 +21,17 @@ export async function requestSignInCode(deps: Deps, rawEmail: string, requesterI
   const email = normalizeEmail(rawEmail);
   await hit(
     deps,
-    { bucket: "code-ip", key: sha256(requesterIp ?? "unknown").slice(0, 32), max: deps.config.SIGNIN_CODES_PER_IP_PER_HOUR, windowSeconds: 3600 },
+    { counter: "code-ip", key: sha256(requesterIp ?? "unknown").slice(0, 32), max: deps.config.SIGNIN_CODES_PER_IP_PER_HOUR, windowSeconds: 3600 },
     "Too many sign-in codes were asked for from this network; wait before asking again.",
   );
   await hit(
     deps,
-    { bucket: "code-all", key: "all", max: deps.config.SIGNIN_CODES_GLOBAL_PER_HOUR, windowSeconds: 3600 },
+    { counter: "code-all", key: "all", max: deps.config.SIGNIN_CODES_GLOBAL_PER_HOUR, windowSeconds: 3600 },
     "Atelier is sending too many sign-in codes right now; try again in a few minutes.",
   );
   await hit(
     deps,
-    { bucket: "code-email", key: email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 },
+    { counter: "code-email", key: email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 },
     "Too many codes were sent to this address; wait before asking again.",
   );
   const { code, expiresAt } = await issueCode(deps, {

@@ -128,23 +128,23 @@ async function countInvitation(deps: Deps, principal: Principal, ws: WorkspaceDo
   const inviter = actor.userId ?? actor.tokenId ?? "unknown";
   const c = deps.config;
   const limits = [
-    { bucket: "invites-inviter-h", key: inviter, max: c.INVITES_PER_INVITER_PER_HOUR, windowSeconds: 3600, what: "You have invited too many people this hour" },
-    { bucket: "invites-inviter-d", key: inviter, max: c.INVITES_PER_INVITER_PER_DAY, windowSeconds: 86_400, what: "You have invited too many people today" },
+    { counter: "invites-inviter-h", key: inviter, max: c.INVITES_PER_INVITER_PER_HOUR, windowSeconds: 3600, what: "You have invited too many people this hour" },
+    { counter: "invites-inviter-d", key: inviter, max: c.INVITES_PER_INVITER_PER_DAY, windowSeconds: 86_400, what: "You have invited too many people today" },
     {
-      bucket: "invites-ws-h",
+      counter: "invites-ws-h",
       key: ws._id,
       max: c.INVITES_PER_WORKSPACE_PER_HOUR,
       windowSeconds: 3600,
       what: "This workspace has invited too many people this hour",
     },
     {
-      bucket: "invites-ws-d",
+      counter: "invites-ws-d",
       key: ws._id,
       max: c.INVITES_PER_WORKSPACE_PER_DAY,
       windowSeconds: 86_400,
       what: "This workspace has invited too many people today",
     },
-    { bucket: "invites-all-h", key: "all", max: c.INVITES_GLOBAL_PER_HOUR, windowSeconds: 3600, what: "Atelier is sending too many invitations right now" },
+    { counter: "invites-all-h", key: "all", max: c.INVITES_GLOBAL_PER_HOUR, windowSeconds: 3600, what: "Atelier is sending too many invitations right now" },
   ];
   for (const { what, ...limit } of limits) await hit(deps, limit, `${what}; try again later. Nobody was added.`);
 }
@@ -157,7 +157,7 @@ async function sendInvitation(deps: Deps, principal: Principal, ws: WorkspaceDoc
     // The address an invitation names is always one that signed in (so it is verified): the person's own, or the agent's person's.
     const inviter = actor.userId ? await deps.database.c.users.findOne({ _id: actor.userId }, { projection: { email: 1 } }) : null;
     if (!inviter) return false;
-    await hit(deps, { bucket: "invite-email", key: input.email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 });
+    await hit(deps, { counter: "invite-email", key: input.email, max: deps.config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3600 });
     await deps.mailer.send(
       invitationMail({
         to: input.email,

@@ -6,8 +6,8 @@ import { AppError, isDuplicateKey } from "../errors";
 import { nowMs } from "./clock";
 
 export interface Limit {
-  /** What is limited, e.g. "signin-email". */
-  bucket: string;
+  /** What is counted, e.g. "code-email". */
+  counter: string;
   /** Who or what is counted, e.g. an e-mail address or an IP. */
   key: string;
   max: number;
@@ -24,7 +24,7 @@ export async function hit(deps: { database: Database }, limit: Limit, message = 
   const t = nowMs();
   const start = Math.floor(t / windowMs) * windowMs;
   const windowEnd = new Date(start + windowMs);
-  const _id = `${limit.bucket}:${limit.key}:${start}`;
+  const _id = `${limit.counter}:${limit.key}:${start}`;
   let count: number;
   try {
     count = await increment(database, _id, windowEnd);

@@ -40,8 +40,8 @@ export async function registerAnonymous(deps: Deps, input: { agentLabel?: string
     throw new AppError("registration_disabled", "Anonymous registration is switched off on this server; ask its owner for a token.");
   }
   const busy = "Too many anonymous registrations; try again later.";
-  await hit(deps, { bucket: "anon-reg-ip", key: sha256(input.requesterIp).slice(0, 32), max: config.ANON_REG_PER_IP_PER_DAY, windowSeconds: 86_400 }, busy);
-  await hit(deps, { bucket: "anon-reg-global", key: "all", max: config.ANON_REG_GLOBAL_PER_HOUR, windowSeconds: 3_600 }, busy);
+  await hit(deps, { counter: "anon-reg-ip", key: sha256(input.requesterIp).slice(0, 32), max: config.ANON_REG_PER_IP_PER_DAY, windowSeconds: 86_400 }, busy);
+  await hit(deps, { counter: "anon-reg-global", key: "all", max: config.ANON_REG_GLOBAL_PER_HOUR, windowSeconds: 3_600 }, busy);
 
   const registrationId = `reg_${newSecret(32)}`;
   const t = now();
@@ -121,12 +121,12 @@ async function chargeCodeSend(deps: Deps, regId: string, email: string): Promise
   const { config } = deps;
   await hit(
     deps,
-    { bucket: "claim-reg", key: regId, max: config.OTP_SENDS_PER_REGISTRATION_PER_HOUR, windowSeconds: 3_600 },
+    { counter: "claim-reg", key: regId, max: config.OTP_SENDS_PER_REGISTRATION_PER_HOUR, windowSeconds: 3_600 },
     "Too many codes were sent for this registration; wait before asking again.",
   );
   await hit(
     deps,
-    { bucket: "code-email", key: email, max: config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3_600 },
+    { counter: "code-email", key: email, max: config.OTP_SENDS_PER_EMAIL_PER_HOUR, windowSeconds: 3_600 },
     "Too many codes were sent to this address; wait before asking again.",
   );
 }

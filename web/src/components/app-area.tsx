@@ -14,7 +14,7 @@ import { AppShell } from "./app-shell";
 import { PageError, PageLoading } from "./page-state";
 
 const SignInScreen = lazy(() => import("./sign-in/sign-in-screen").then((m) => ({ default: m.SignInScreen })));
-const NotFoundPage = lazy(() => import("../routes/not-found").then((m) => ({ default: m.NotFoundPage })));
+const NotFoundScreen = lazy(() => import("../routes/not-found").then((m) => ({ default: m.NotFoundScreen })));
 
 type Params = Record<string, string | undefined>;
 
@@ -66,7 +66,7 @@ export function AppArea() {
       return (
         <AppShell user={session.user}>
           <Suspense fallback={<PageLoading />}>
-            {matched ? <RoutePage route={matched.route} params={matched.params} user={session.user} /> : <NotFoundPage />}
+            {matched ? <RoutePage route={matched.route} params={matched.params} user={session.user} /> : <NotFoundScreen />}
           </Suspense>
         </AppShell>
       );

@@ -7,10 +7,10 @@ import { SignInGuide } from "../components/agents/sign-in-guide";
 import { TokenList } from "../components/agents/token-list";
 import { mcpEndpoint } from "@atelier/shared/domain/agent-catalog";
 import { CopyButton } from "../components/copy-button";
-import type { SignedInPageProps } from "./app-routes";
+import type { SignedInScreenProps } from "./app-routes";
 import "./agent-settings.css";
 
-export function AgentSettingsPage(_props: SignedInPageProps) {
+export function AgentSettingsScreen(_props: SignedInScreenProps) {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const [search] = useSearchParams();
   const endpoint = mcpEndpoint(window.location.origin);

@@ -7,13 +7,13 @@ import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 import type { SignedInUser } from "../lib/session";
 
 /** What every signed-in page receives: the user, and the `:params` of its path. */
-export interface SignedInPageProps {
+export interface SignedInScreenProps {
   user: SignedInUser;
   params: Record<string, string | undefined>;
 }
 
 /** What a public page receives: the user when someone is signed in, else null. */
-export interface PublicPageProps {
+export interface PublicScreenProps {
   user: SignedInUser | null;
   params: Record<string, string | undefined>;
 }
@@ -30,13 +30,13 @@ export type AppRoute =
   | {
       path: string;
       access: "signed-in";
-      component: LazyExoticComponent<ComponentType<SignedInPageProps>>;
+      component: LazyExoticComponent<ComponentType<SignedInScreenProps>>;
       signIn?: LazyExoticComponent<ComponentType<SignInStepProps>>;
     }
   | {
       path: string;
       access: "public";
-      component: LazyExoticComponent<ComponentType<PublicPageProps>>;
+      component: LazyExoticComponent<ComponentType<PublicScreenProps>>;
       /**
        * The params that make it another screen (default: all). A page keeps its screen (and an
        * open editor) when only its address changes; it tells pages apart by id itself.
@@ -48,34 +48,34 @@ export const appRoutes: AppRoute[] = [
   {
     path: "/",
     access: "signed-in",
-    component: lazy(() => import("./dashboard").then((m) => ({ default: m.DashboardPage }))),
+    component: lazy(() => import("./dashboard").then((m) => ({ default: m.DashboardScreen }))),
   },
   {
     path: "/settings/agents",
     access: "signed-in",
-    component: lazy(() => import("./agent-settings").then((m) => ({ default: m.AgentSettingsPage }))),
+    component: lazy(() => import("./agent-settings").then((m) => ({ default: m.AgentSettingsScreen }))),
   },
   {
     path: "/oauth/consent/:uid",
     access: "signed-in",
-    component: lazy(() => import("./oauth-consent").then((m) => ({ default: m.OAuthConsentPage }))),
+    component: lazy(() => import("./oauth-consent").then((m) => ({ default: m.OAuthConsentScreen }))),
     // A person not signed in yet sees which app asks to connect while signing in.
     signIn: lazy(() => import("./oauth-consent").then((m) => ({ default: m.OAuthSignInStep }))),
   },
   {
     path: "/buckets/:slug",
     access: "public",
-    component: lazy(() => import("./workspace").then((m) => ({ default: m.WorkspacePage }))),
+    component: lazy(() => import("./workspace").then((m) => ({ default: m.WorkspaceScreen }))),
   },
   {
     path: "/buckets/:slug/tables/:table",
     access: "public",
-    component: lazy(() => import("./table").then((m) => ({ default: m.TablePage }))),
+    component: lazy(() => import("./table").then((m) => ({ default: m.TableScreen }))),
   },
   {
     path: "/buckets/:slug/:pageSlug",
     access: "public",
     screenParams: ["slug"],
-    component: lazy(() => import("./page").then((m) => ({ default: m.PagePage }))),
+    component: lazy(() => import("./page").then((m) => ({ default: m.PageScreen }))),
   },
 ];

@@ -9,7 +9,7 @@ import { TimeAgo } from "../components/time-ago";
 import { CreateWorkspaceForm } from "../components/workspace/create-workspace-form";
 import { formatBytes, plural } from "../lib/format";
 import { type RouterOutputs, useTRPC } from "../trpc";
-import type { SignedInPageProps } from "./app-routes";
+import type { SignedInScreenProps } from "./app-routes";
 import "./dashboard.css";
 
 type Workspace = RouterOutputs["workspaces"]["list"][number];
@@ -33,7 +33,7 @@ function deletedName(state: unknown): string | null {
   return typeof name === "string" ? name : null;
 }
 
-export function DashboardPage({ user }: SignedInPageProps) {
+export function DashboardScreen({ user }: SignedInScreenProps) {
   const trpc = useTRPC();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const health = useQuery(trpc.system.health.queryOptions(undefined, { staleTime: 60_000 }));

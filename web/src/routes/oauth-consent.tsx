@@ -15,7 +15,7 @@ import { TimeAgo } from "../components/time-ago";
 import { appCodeOf, describeError } from "../lib/errors";
 import { formatDate } from "../lib/format";
 import { useTRPC } from "../trpc";
-import type { SignedInPageProps, SignInStepProps } from "./app-routes";
+import type { SignedInScreenProps, SignInStepProps } from "./app-routes";
 import "../components/field.css";
 import "./oauth-consent.css";
 
@@ -153,7 +153,7 @@ function Destination({ redirect }: { redirect: { kind: "web" | "this_computer" |
   }
 }
 
-export function OAuthConsentPage({ user, params }: SignedInPageProps) {
+export function OAuthConsentScreen({ user, params }: SignedInScreenProps) {
   const trpc = useTRPC();
   const id = useId();
   const uid = params.uid ?? "";

@@ -24,13 +24,13 @@ import { recordRecent } from "../lib/recent";
 import { signInHref } from "../lib/safe-next";
 import { tableSpecsOf } from "../lib/table/table-view-specs";
 import { useTRPC } from "../trpc";
-import type { PublicPageProps } from "./app-routes";
+import type { PublicScreenProps } from "./app-routes";
 import "./page.css";
 
 // The editor (CodeMirror and its Markdown support) loads when someone edits, not for reading.
 const PageEditor = lazy(() => import("../components/page/editor/page-editor").then((m) => ({ default: m.PageEditor })));
 
-export function PagePage({ user, params }: PublicPageProps) {
+export function PageScreen({ user, params }: PublicScreenProps) {
   const slug = params.slug ?? "";
   const pageSlug = params.pageSlug ?? "";
   const trpc = useTRPC();

@@ -7,7 +7,7 @@ import { SignInScreen } from "../components/sign-in/sign-in-screen";
 import { isSitePath, safeNext } from "../lib/safe-next";
 import { type SignInNotice, useSession } from "../lib/session";
 
-export function SignInPage() {
+export function SignInRoute() {
   const session = useSession();
   const [params] = useSearchParams();
   const history = useHistoryState<SignInNotice | null>();

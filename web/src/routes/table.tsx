@@ -28,10 +28,10 @@ import { activeFilters, serverFilterOf } from "../lib/table/grid-state";
 import { serverProblems } from "../lib/table/server-problems";
 import { useAnnouncer } from "../lib/use-announcer";
 import { useTRPC } from "../trpc";
-import type { PublicPageProps } from "./app-routes";
+import type { PublicScreenProps } from "./app-routes";
 import "./table.css";
 
-export function TablePage({ user, params }: PublicPageProps) {
+export function TableScreen({ user, params }: PublicScreenProps) {
   const slug = params.slug ?? "";
   const tableSlug = params.table ?? "";
   const trpc = useTRPC();

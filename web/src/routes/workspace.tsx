@@ -27,11 +27,11 @@ import { describeError, isNotFound } from "../lib/errors";
 import { formatBytes, plural } from "../lib/format";
 import { signInHref } from "../lib/safe-next";
 import { useTRPC } from "../trpc";
-import type { PublicPageProps } from "./app-routes";
+import type { PublicScreenProps } from "./app-routes";
 
 type TabKey = "pages" | "tables" | "files" | "activity" | "people" | "agents" | "sharing" | "settings";
 
-export function WorkspacePage({ user, params }: PublicPageProps) {
+export function WorkspaceScreen({ user, params }: PublicScreenProps) {
   const slug = params.slug ?? "";
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));

@@ -49,10 +49,10 @@ export function oauthRoutes(deps: Deps, provider: OAuthProvider): Router {
   const callback = provider.callback();
   const r = Router();
 
-  const limited = (bucket: string, max: number, windowSeconds: number, what: string) => async (req: Request, res: Response, next: NextFunction) => {
+  const limited = (counter: string, max: number, windowSeconds: number, what: string) => async (req: Request, res: Response, next: NextFunction) => {
     try {
       // The address is counted by its hash, as for registrations: no requester IP is stored.
-      await hit(deps, { bucket, key: sha256(req.ip ?? "unknown").slice(0, 32), max, windowSeconds }, `Too many ${what} from this address; try again later.`);
+      await hit(deps, { counter, key: sha256(req.ip ?? "unknown").slice(0, 32), max, windowSeconds }, `Too many ${what} from this address; try again later.`);
       next();
     } catch (err) {
       if (err instanceof AppError && err.code === "rate_limited") {
