@@ -128,7 +128,13 @@ async function countInvitation(deps: Deps, principal: Principal, ws: WorkspaceDo
   const inviter = actor.userId ?? actor.tokenId ?? "unknown";
   const c = deps.config;
   const limits = [
-    { counter: "invites-inviter-h", key: inviter, max: c.INVITES_PER_INVITER_PER_HOUR, windowSeconds: 3600, what: "You have invited too many people this hour" },
+    {
+      counter: "invites-inviter-h",
+      key: inviter,
+      max: c.INVITES_PER_INVITER_PER_HOUR,
+      windowSeconds: 3600,
+      what: "You have invited too many people this hour",
+    },
     { counter: "invites-inviter-d", key: inviter, max: c.INVITES_PER_INVITER_PER_DAY, windowSeconds: 86_400, what: "You have invited too many people today" },
     {
       counter: "invites-ws-h",
