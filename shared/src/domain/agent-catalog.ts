@@ -128,18 +128,6 @@ export const TOOL_CATALOG = {
       "Makes a secret link that lets anyone who has it read one page (give `page`) or every page of a private workspace, without an account. Owners only. It stops working after `expires_in_days` (default 30; null for no end date), when an owner revokes it in the app, or when whoever made it can no longer share there (this token revoked, expired or cut off, or its person no longer an owner).",
     access: "admin",
   },
-  export_workspace: {
-    title: "Export a workspace",
-    description:
-      "The whole workspace as one zip, base64-encoded: a Markdown file for each page (front matter: title, slug, summary, visibility, version), HTML pages as .html, each table as CSV with a .schema.json, and manifest.json. Owners only. Up to 2 MB; a larger workspace is downloaded from the app's Settings.",
-    access: "admin",
-  },
-  import_workspace: {
-    title: "Import into a workspace",
-    description:
-      "Adds the pages and tables of a zip (an export, or Markdown files with optional front matter), base64-encoded, up to 2 MB, to a workspace. Owners only. All or nothing: a bad archive (unsafe names, too large, not UTF-8, a bad page or table) is refused with the reason and writes nothing. Slugs already taken get a -2, -3 suffix; the answer lists what came in under which slug.",
-    access: "admin",
-  },
   edit_page: {
     title: "Edit part of a page",
     description:
@@ -169,6 +157,18 @@ export const TOOL_CATALOG = {
     description:
       "Lists a workspace's changes in order, after `cursor` (the next_cursor of your last call; omit it to start from the oldest kept): their type, target id, version and who made them, never content. Call it again with next_cursor to follow along; read a target with get_page or list_rows to see what changed. A cursor older than what is kept answers cursor_expired: read the current state, then continue from the newest position. Outsiders of a public workspace see changes to its content only.",
     access: "read",
+  },
+  export_workspace: {
+    title: "Export a workspace",
+    description:
+      "The whole workspace as one zip, base64-encoded: a Markdown file for each page (front matter: title, slug, summary, visibility, version), HTML pages as .html, each table as CSV with a .schema.json, and manifest.json. Owners only. Up to 2 MB; a larger workspace is downloaded from the app's Settings.",
+    access: "admin",
+  },
+  import_workspace: {
+    title: "Import into a workspace",
+    description:
+      "Adds the pages and tables of a zip (an export, or Markdown files with optional front matter), base64-encoded, up to 2 MB, to a workspace. Owners only. All or nothing: a bad archive (unsafe names, too large, not UTF-8, a bad page or table) is refused with the reason and writes nothing. Slugs already taken get a -2, -3 suffix; the answer lists what came in under which slug.",
+    access: "admin",
   },
   push_image: {
     title: "Add an image",
