@@ -272,7 +272,9 @@ function corpus(f: Fixture): Record<string, Entry> {
     "workspaces.delete": {
       ids: true,
       base: { slug: f.aws, confirm: f.aws },
-      fields: { slug: ws([]), confirm: { foreign: [f.vpriv], missing: [], like: f.aws } },
+      // The confirmation ignores letter case by design (docs/decisions.md): the upper-case
+      // address is the right one, and would delete the attacker's own workspace mid-corpus.
+      fields: { slug: ws([]), confirm: { foreign: [f.vpriv], missing: [], like: f.aws, allow: ["upper case"] } },
       extra: [allForeign("delete", { slug: f.vpriv, confirm: f.vpriv }), allForeign("delete public", { slug: f.vpub, confirm: f.vpub })],
     },
     "pages.move": {
