@@ -231,15 +231,20 @@ test("the SPA's code comes compressed through nginx, and no source map is public
   const index = await (await request.get("/app/")).text();
   const scripts = [...index.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] ?? "");
   expect(scripts.length).toBeGreaterThanOrEqual(2);
+  let compressed = 0;
   for (const asset of scripts) {
+    const body = await (await request.get(asset)).text();
+    expect(body).not.toContain("sourceMappingURL");
+    expect((await request.get(`${asset}.map`)).status(), `${asset}.map`).toBe(404);
+    // The build leaves files under 1 KB as they are (web/vite.config.ts): nothing to gain.
+    if (Buffer.byteLength(body) < 1024) continue;
+    compressed++;
     const br = await request.get(asset, { headers: { "accept-encoding": "br" } });
     expect(br.status(), asset).toBe(200);
     expect(br.headers()["content-encoding"], asset).toBe("br");
     expect(br.headers()["vary"], asset).toMatch(/Accept-Encoding/i);
     const gz = await request.get(asset, { headers: { "accept-encoding": "gzip" } });
     expect(gz.headers()["content-encoding"], asset).toBe("gzip");
-    const body = await (await request.get(asset)).text();
-    expect(body).not.toContain("sourceMappingURL");
-    expect((await request.get(`${asset}.map`)).status(), `${asset}.map`).toBe(404);
   }
+  expect(compressed).toBeGreaterThanOrEqual(2);
 });

@@ -64,7 +64,8 @@ export async function findHalfWritten(db: Db, workspaceIds?: string[]): Promise<
 
   const reserved = await db
     .collection<{ _id: string; html: string | null }>("artifacts")
-    .find({ ...inScope, html: null }, { projection: { _id: 1 } })
+    // An old address that redirects to a moved page has no document either, by design.
+    .find({ ...inScope, html: null, redirect: null }, { projection: { _id: 1 } })
     .toArray();
 
   const haveRevision = new Set(revisions.map((r) => `${r.pageId}:${r.version}`));
