@@ -118,6 +118,18 @@ export async function signIn(srv: TestServer, email: string): Promise<Browser> {
 }
 
 /** The `result.data` of a tRPC answer, or throws with the error. */
+/** A tRPC refusal as tests read it: the status, the app's code and the field issues. */
+export async function trpcErrorOf(res: Response): Promise<{ status: number; code: string | undefined; issues: { path: string; code: string }[] }> {
+  const body = (await res.json()) as { error?: { data?: { appCode?: string; issues?: { path: string; code: string }[] | null } } };
+  return { status: res.status, code: body.error?.data?.appCode, issues: body.error?.data?.issues ?? [] };
+}
+
+/** Creates a workspace named "Team" at `slug` as `by`; its slug and id. */
+export async function createTeamWorkspace(by: Browser, slug: string): Promise<{ slug: string; id: string }> {
+  const ws = await trpcData<{ id: string }>(await by.mutation("workspaces.create", { slug, name: "Team" }));
+  return { slug, id: ws.id };
+}
+
 export async function trpcData<T>(res: Response): Promise<T> {
   const body = (await res.json()) as { result?: { data: T }; error?: unknown };
   if (!body.result) throw new Error(`tRPC error ${res.status}: ${JSON.stringify(body.error)}`);

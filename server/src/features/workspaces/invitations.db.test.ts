@@ -1,7 +1,7 @@
 // Invitations by e-mail through tRPC (issue 17 item 4): pending until the person signs in,
 // withdrawing one, and refusals that send and write nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
+import { Browser, createTeamWorkspace, signIn, startTestServer, trpcData, trpcErrorOf, type TestServer } from "../../testing";
 
 let srv: TestServer;
 let owner: Browser;
@@ -16,16 +16,9 @@ afterAll(async () => {
   await srv.close();
 });
 
-async function newWorkspace(by: Browser = owner): Promise<{ slug: string; id: string }> {
-  const slug = uniq("ws");
-  const ws = await trpcData<{ id: string }>(await by.mutation("workspaces.create", { slug, name: "Team" }));
-  return { slug, id: ws.id };
-}
+const newWorkspace = (by: Browser = owner) => createTeamWorkspace(by, uniq("ws"));
 
-async function errorCode(res: Response): Promise<{ status: number; code: string | undefined; issues: { path: string; code: string }[] }> {
-  const body = (await res.json()) as { error?: { data?: { appCode?: string; issues?: { path: string; code: string }[] | null } } };
-  return { status: res.status, code: body.error?.data?.appCode, issues: body.error?.data?.issues ?? [] };
-}
+const errorCode = trpcErrorOf;
 
 /** A mail's quoted-printable text, decoded. */
 function decodeQp(raw: string): string {

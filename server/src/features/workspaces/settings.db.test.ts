@@ -7,7 +7,7 @@ import { authenticateBearer } from "@atelier/shared/domain/tokens";
 import { createShareLink } from "@atelier/shared/domain/share-links";
 import { sha256 } from "@atelier/shared/ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
+import { Browser, createTeamWorkspace, signIn, startTestServer, trpcData, trpcErrorOf, type TestServer } from "../../testing";
 
 let srv: TestServer;
 let owner: Browser;
@@ -22,11 +22,7 @@ afterAll(async () => {
   await srv.close();
 });
 
-async function newWorkspace(by: Browser = owner): Promise<{ slug: string; id: string }> {
-  const slug = uniq("ws");
-  const ws = await trpcData<{ id: string }>(await by.mutation("workspaces.create", { slug, name: "Team" }));
-  return { slug, id: ws.id };
-}
+const newWorkspace = (by: Browser = owner) => createTeamWorkspace(by, uniq("ws"));
 
 /**
  * Every stored document, as text, that mentions `needle`, by collection. Rate-limit counters
@@ -45,10 +41,7 @@ async function mentions(needle: string): Promise<Record<string, number>> {
   return out;
 }
 
-async function errorCode(res: Response): Promise<{ status: number; code: string | undefined; issues: { path: string; code: string }[] }> {
-  const body = (await res.json()) as { error?: { data?: { appCode?: string; issues?: { path: string; code: string }[] | null } } };
-  return { status: res.status, code: body.error?.data?.appCode, issues: body.error?.data?.issues ?? [] };
-}
+const errorCode = trpcErrorOf;
 
 describe("deleting a workspace", () => {
   it("removes everything the workspace owns, and confined tokens lose it", async () => {
