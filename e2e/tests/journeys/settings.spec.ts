@@ -35,6 +35,13 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     const api = appApi(page);
     await api.mutation("workspaces.create", { slug: ws, name: "Settings trial" });
     await api.mutation("pages.create", { workspace: ws, slug: pageSlug, title: "The plan", body_markdown: "What we do next." });
+    // A long title makes the share-link form's page choice wide: the form must still fit a phone.
+    await api.mutation("pages.create", {
+      workspace: ws,
+      slug: uniqueSlug("minutes"),
+      title: "Minutes of the quarterly planning meeting with every team and its follow-ups",
+      body_markdown: "Notes.",
+    });
     await api.mutation("collections.create", {
       workspace: ws,
       slug: "tasks",
@@ -177,7 +184,7 @@ test("an owner's settings: rename, share links, table columns, a page's address,
     await page.goto(`/app/buckets/${ws}?tab=settings`);
     await page.getByRole("button", { name: "Delete workspace…" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete “Settings, renamed”?" });
-    await expect(dialog).toContainText("its 1 page, with every earlier version");
+    await expect(dialog).toContainText("its 2 pages, with every earlier version");
     await expect(dialog).toContainText("its 1 table, with every row");
     await expect(dialog).toContainText("every share link to it");
     const go = dialog.getByRole("button", { name: "Delete for good" });

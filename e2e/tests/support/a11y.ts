@@ -56,6 +56,35 @@ export async function axeViolations(page: Page): Promise<Omit<AxeFinding, "scree
 }
 
 /**
+ * A screen that scrolls sideways at its width (a wide select, a long unbroken word) is a
+ * finding like axe's, named after the elements that stick out past the viewport's edge.
+ * Elements inside their own scrolling frame (a table, a code block) are not counted.
+ */
+export async function sidewaysScroll(page: Page): Promise<Omit<AxeFinding, "screen" | "width" | "theme">[]> {
+  await settle(page);
+  const over = await page.evaluate(() => {
+    const width = window.innerWidth;
+    if (document.documentElement.scrollWidth <= width + 1) return null;
+    const name = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : "") + [...el.classList].map((c) => `.${c}`).join("");
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o !== "visible") return true;
+      }
+      return false;
+    };
+    const out = [...document.body.querySelectorAll("*")].filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el));
+    // The innermost ones say most: drop an element when a child of it sticks out too.
+    return out
+      .filter((el) => !out.some((o) => o !== el && el.contains(o)))
+      .slice(0, 6)
+      .map(name);
+  });
+  if (!over) return [];
+  return [{ id: "sideways-scroll", impact: "serious", help: "The screen scrolls sideways at this width", targets: over }];
+}
+
+/**
  * A picture of the whole page. Instead of a full-page capture, the viewport is made as tall
  * as the page for the moment: Chromium paints a cross-origin frame (the sandboxed page view)
  * only where the viewport is, and a sticky top bar stays at the top.
@@ -104,6 +133,7 @@ export async function checkScreen(page: Page, name: string, ready?: () => Promis
       await page.mouse.move(size.width - 1, size.height - 1);
       if (ready) await ready();
       for (const v of await axeViolations(page)) found.push({ screen: name, width, theme, ...v });
+      if (theme === "light") for (const v of await sidewaysScroll(page)) found.push({ screen: name, width, theme, ...v });
       await screenshotWhole(page, path.join(screensDir(), `${name}-${width}${theme === "dark" ? "-dark" : ""}.png`));
     }
   }
