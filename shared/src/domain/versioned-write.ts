@@ -274,7 +274,8 @@ const CHAIN_MAX = 16;
  * Step 4, where the configuration puts it: before the answer (`WRITE_FINISH=inline`, the
  * default), or after it (`after_answer`): the version is already durable (its pending mark
  * is written with it, so the sweeper finishes it should this process stop), and this
- * process finishes the versions of a workspace one after the other in the order written.
+ * process finishes them: each version's own steps at once, and the events of a workspace's
+ * versions (with their feed positions) one after the other in the order written.
  * A writer finding CHAIN_MAX versions of its workspace waiting waits for them first, so a
  * burst never outgrows what the database finishes.
  */
@@ -284,10 +285,20 @@ async function finish<D extends VersionedDoc, H>(deps: WriteDeps, kind: Versione
   chains.set(ws._id, chain);
   const before = chain.tail;
   chain.waiting++;
+  // The kind's steps start once the answer has gone out, beside those of other versions; only
+  // the event (with its feed position) and the cleared mark wait for the versions before.
+  // Never rejected (a failed step leaves the version pending): it may settle before anyone awaits it.
+  const steps: Promise<boolean> = new Promise((r) => setImmediate(r)).then(() =>
+    finishSteps(deps, kind, doc, ws, hint).then(
+      () => true,
+      () => false,
+    ),
+  );
   const done = before
-    // After the answer has gone out: the follow-ups never hold the response back.
-    .then(() => new Promise((r) => setImmediate(r)))
-    .then(() => finishVersion(deps, kind, doc, ws, hint))
+    .then(() => steps)
+    .then(async (ok) => {
+      if (ok) await finishEvent(deps, kind, doc, hint);
+    })
     .catch(() => {
       // Left pending: the sweeper finishes it after SWEEP_GRACE_SECONDS, as for a stopped process.
     })
@@ -309,10 +320,26 @@ export async function awaitWritesSettled(): Promise<void> {
  * writer, and by the sweeper for a document left pending (without `hint`).
  */
 export async function finishVersion<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, ws: WorkspaceDoc, hint?: H): Promise<void> {
+  await finishSteps(deps, kind, doc, ws, hint);
+  await finishEvent(deps, kind, doc, hint);
+}
+
+/** The kind's finishing steps, in order. */
+async function finishSteps<D extends VersionedDoc, H>(
+  deps: WriteDeps,
+  kind: VersionedKind<D, H>,
+  doc: D,
+  ws: WorkspaceDoc,
+  hint: H | undefined,
+): Promise<void> {
   for (const step of kind.steps) {
     await step.run(deps, doc, ws, hint);
     interrupt(deps, step.name);
   }
+}
+
+/** The version's event (its feed position with it), then the pending mark cleared. */
+async function finishEvent<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, hint: H | undefined): Promise<void> {
   const type = doc.lastChange?.event;
   const event = type ? await kind.event(deps, doc, type, hint) : null;
   if (event) await recordEvent(deps, event, { counted: true, id: versionEventId(doc._id, doc.version), version: doc.version });
