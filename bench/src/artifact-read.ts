@@ -7,7 +7,7 @@ import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Database, UserDoc } from "@atelier/shared/db";
+import type { ArtifactDoc, Database, PageDoc, UserDoc } from "@atelier/shared/db";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
@@ -129,9 +129,14 @@ export async function seedPage(database: Database, env: Record<string, string>, 
  * documents under new ids and slugs (with a 2 KB document each, so that 100,000 fit in
  * reasonable space), written straight through the driver in batches.
  */
-export async function seedFiller(database: Database, total: number, log: (line: string) => void): Promise<number> {
-  const page = await database.c.pages.findOne({ slug: SLUG });
-  const art = await database.c.artifacts.findOne({ _id: SLUG });
+export async function seedFiller(
+  database: Database,
+  total: number,
+  log: (line: string) => void,
+  source?: { page: PageDoc; art: ArtifactDoc },
+): Promise<number> {
+  const page = source?.page ?? (await database.c.pages.findOne({ slug: SLUG }));
+  const art = source?.art ?? (await database.c.artifacts.findOne({ _id: SLUG }));
   if (!page || !art) throw new Error("the benchmark page is missing");
   const have = await database.c.pages.countDocuments({});
   const html = (art.html ?? "").slice(0, 2048);

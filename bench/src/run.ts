@@ -14,6 +14,9 @@
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
 //   pnpm bench backup --pages 10000     pnpm backup and pnpm restore of 10,000 pages (default 100,000)
 //   pnpm bench live --subscribers 100 --idle 1000 --changes 30   the live streams' fan-out and memory
+//   pnpm bench writes                   the writes through the MCP SDK client, with the SDK and driver floors
+//                                       (sizes by env: WRITES_SECONDS, WRITES_CONNECTIONS, WRITES_ROWS,
+//                                       WRITES_OTHER_ROWS, WRITES_GROWTH_PAGES)
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,6 +33,7 @@ import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
 import { backupBench, formatBackup } from "./backup";
+import { formatWrites, writesBench } from "./writes";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
 
@@ -194,6 +198,20 @@ const BENCHMARKS = {
       log,
     });
     return { result, text: formatLive(result) };
+  },
+  writes: async () => {
+    const env = (k: string, d: string) => positiveInt(k, process.env[k] ?? d);
+    const result = await writesBench({
+      durationSeconds: env("WRITES_SECONDS", "10"),
+      connections: (process.env.WRITES_CONNECTIONS ?? "1,10").split(",").map((c) => Math.max(1, positiveInt("WRITES_CONNECTIONS", c))),
+      rows: Math.max(1, env("WRITES_ROWS", "10000")),
+      otherRows: env("WRITES_OTHER_ROWS", "100000"),
+      growthPages: env("WRITES_GROWTH_PAGES", "100000"),
+      serverBuild: serverBuild(values.server),
+      logLevel: mainLogLevel(),
+      log,
+    });
+    return { result, text: formatWrites(result) };
   },
 } satisfies Record<string, () => Promise<{ result: unknown; text: string }>>;
 

@@ -111,6 +111,7 @@ const EnvSchema = z.object({
   UPLOAD_URL_TTL_SECONDS: int(3600, 60, DAY),
   REVISIONS_KEPT: int(100, 1, 1_000_000),
   CACHE_TTL_MS: int(1000, 0, 60_000),
+  WRITE_FINISH: z.enum(["inline", "after_answer"]).default("inline"),
   CHANGES_RETENTION_SECONDS: int(7 * DAY, 60, 365 * DAY),
   CHANGES_POLL_MS: int(100, 10, 10_000),
   CACHE_MAX_BYTES: int(64 * 1024 * 1024, 0, 2 ** 40),

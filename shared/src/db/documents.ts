@@ -127,6 +127,14 @@ export interface CollectionDoc {
    * rows read at one version is exact as long as the table is still at that version.
    */
   rowsVersion?: number;
+  /**
+   * Ids of the pages that have shown this table in a version (added before that version is
+   * rendered; a page that stopped showing it stays listed and is skipped), so a row change
+   * finds the documents to re-render by `_id` instead of reading every page.
+   */
+  viewedBy?: string[];
+  /** True once `viewedBy` lists every page showing the table (absent: pages are read once to fill it). */
+  viewersKnown?: boolean;
   /** As WorkspaceDoc.usageDirtyAt, for rowCount. */
   countDirtyAt: Date | null;
   createdAt: Date;
@@ -164,6 +172,11 @@ export interface PageDoc {
   /** What the last version changed, copied into its revision (lines: the text's line counts, when known). */
   /** `event`: the event type the version records (the sweeper records it for a stopped writer). */
   lastChange: { changes: string[]; restoredFrom: number | null; lines?: { added: number; removed: number } | null; event?: string };
+  /**
+   * Bytes of the document its writer rendered for this version: what the next writer expects
+   * the stored document to weigh, so it need not read it (absent on pages written before).
+   */
+  renditionBytes?: number;
   createdBy: Actor;
   updatedBy: Actor;
   createdAt: Date;

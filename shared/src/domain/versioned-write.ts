@@ -215,7 +215,7 @@ export async function versionedWrite<D extends VersionedDoc, H>(
     }
     interrupt(deps, "written");
     const written = { ...doc, ...fields } as D;
-    await finishVersion(deps, kind, written, ws, next.hint);
+    await finish(deps, kind, written, ws, next.hint);
     return { doc: written, ws };
   });
 }
@@ -256,8 +256,63 @@ export async function versionedCreate<D extends VersionedDoc, H>(
     throw err;
   }
   interrupt(deps, "written");
-  await finishVersion(deps, kind, created, ws, op.hint);
+  await finish(deps, kind, created, ws, op.hint);
   return created;
+}
+
+/**
+ * Versions of each workspace this process is finishing after their answer, in the order
+ * they were written: one chain per workspace, so their events take their positions in the
+ * change feed in that order (docs/events.md#guarantees), and how many are waiting.
+ */
+const chains = new Map<string, { tail: Promise<void>; waiting: number }>();
+
+/** How many versions of one workspace may wait to be finished before a writer waits for them. */
+const CHAIN_MAX = 16;
+
+/**
+ * Step 4, where the configuration puts it: before the answer (`WRITE_FINISH=inline`, the
+ * default), or after it (`after_answer`): the version is already durable (its pending mark
+ * is written with it, so the sweeper finishes it should this process stop), and this
+ * process finishes them: each version's own steps at once, and the events of a workspace's
+ * versions (with their feed positions) one after the other in the order written.
+ * A writer finding CHAIN_MAX versions of its workspace waiting waits for them first, so a
+ * burst never outgrows what the database finishes.
+ */
+async function finish<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<void> {
+  if (deps.config.WRITE_FINISH !== "after_answer") return finishVersion(deps, kind, doc, ws, hint);
+  const chain = chains.get(ws._id) ?? { tail: Promise.resolve(), waiting: 0 };
+  chains.set(ws._id, chain);
+  const before = chain.tail;
+  chain.waiting++;
+  // The kind's steps start once the answer has gone out, beside those of other versions; only
+  // the event (with its feed position) and the cleared mark wait for the versions before.
+  // Never rejected (a failed step leaves the version pending): it may settle before anyone awaits it.
+  const steps: Promise<boolean> = new Promise((r) => setImmediate(r)).then(() =>
+    finishSteps(deps, kind, doc, ws, hint).then(
+      () => true,
+      () => false,
+    ),
+  );
+  const done = before
+    .then(() => steps)
+    .then(async (ok) => {
+      if (ok) await finishEvent(deps, kind, doc, hint);
+    })
+    .catch(() => {
+      // Left pending: the sweeper finishes it after SWEEP_GRACE_SECONDS, as for a stopped process.
+    })
+    .finally(() => {
+      chain.waiting--;
+      if (chain.waiting === 0 && chains.get(ws._id) === chain) chains.delete(ws._id);
+    });
+  chain.tail = done;
+  if (chain.waiting > CHAIN_MAX) await before;
+}
+
+/** Resolves once every version this process was finishing after its answer is finished (tests, benchmarks, shutdown). */
+export async function awaitWritesSettled(): Promise<void> {
+  while (chains.size > 0) await Promise.all([...chains.values()].map((c) => c.tail));
 }
 
 /**
@@ -265,10 +320,26 @@ export async function versionedCreate<D extends VersionedDoc, H>(
  * writer, and by the sweeper for a document left pending (without `hint`).
  */
 export async function finishVersion<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, ws: WorkspaceDoc, hint?: H): Promise<void> {
+  await finishSteps(deps, kind, doc, ws, hint);
+  await finishEvent(deps, kind, doc, hint);
+}
+
+/** The kind's finishing steps, in order. */
+async function finishSteps<D extends VersionedDoc, H>(
+  deps: WriteDeps,
+  kind: VersionedKind<D, H>,
+  doc: D,
+  ws: WorkspaceDoc,
+  hint: H | undefined,
+): Promise<void> {
   for (const step of kind.steps) {
     await step.run(deps, doc, ws, hint);
     interrupt(deps, step.name);
   }
+}
+
+/** The version's event (its feed position with it), then the pending mark cleared. */
+async function finishEvent<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, hint: H | undefined): Promise<void> {
   const type = doc.lastChange?.event;
   const event = type ? await kind.event(deps, doc, type, hint) : null;
   if (event) await recordEvent(deps, event, { counted: true, id: versionEventId(doc._id, doc.version), version: doc.version });

@@ -4,7 +4,7 @@ import { newId, newPageId } from "../../ids";
 import { utf8Bytes } from "../../schemas/cells";
 import type { CreatePageInput } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal, readerIn } from "../access";
-import { releaseSlug, renderDocument, reserveSlug } from "../artifacts";
+import { noteTableViewers, releaseSlug, renderDocument, reserveSlug } from "../artifacts";
 import { countLines } from "../text-diff";
 import { now } from "../clock";
 import type { StoreDeps } from "../deps";
@@ -42,10 +42,12 @@ export async function createPage(deps: WriteDeps, principal: Principal, input: C
   const pageId = newPageId();
   await reserveSlug(deps, { slug: input.slug, pageId, workspaceId: ws._id });
   const undo = () => releaseSlug(deps, input.slug, pageId);
-  const html = await renderDocument(deps, { slug: input.slug, title: input.title, summary, parts, workspaceId: ws._id }).catch(async (err: unknown) => {
-    await undo().catch(() => undefined);
-    throw err;
-  });
+  const html = await noteTableViewers(deps, ws._id, pageId, parts)
+    .then(() => renderDocument(deps, { slug: input.slug, title: input.title, summary, parts, workspaceId: ws._id }))
+    .catch(async (err: unknown) => {
+      await undo().catch(() => undefined);
+      throw err;
+    });
   const t = now();
   const bytes = contentBytes({ title: input.title, summary, parts });
   const draft: PageDoc = {
@@ -61,6 +63,7 @@ export async function createPage(deps: WriteDeps, principal: Principal, input: C
     revisionPending: true,
     writing: null,
     lastChange: { changes: ["created"], restoredFrom: null, lines: countLines("", textOf(parts)) },
+    renditionBytes: utf8Bytes(html),
     createdBy: actor,
     updatedBy: actor,
     createdAt: t,

@@ -6,7 +6,7 @@ import { newId, revisionId } from "../../ids";
 import { utf8Bytes } from "../../schemas/cells";
 import type { PageView } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal } from "../access";
-import { renderDocument, writeRendition } from "../artifacts";
+import { noteTableViewers, renderDocument, writeRendition } from "../artifacts";
 import { countLines } from "../text-diff";
 import { contentBytes, EVENT_BYTES, releaseUsage } from "../limits";
 import type { TableViewSpec } from "../table-views";
@@ -44,13 +44,13 @@ export const PAGES: VersionedKind<PageDoc, PageHint> = {
       async run(deps, page) {
         const oldest = page.version - deps.config.REVISIONS_KEPT;
         if (oldest < 1) return;
-        const { revisions } = deps.database.c;
-        const pruned = await revisions.find({ pageId: page._id, version: { $lte: oldest } }, { projection: { bytes: 1 } }).toArray();
-        // Two versions finishing at once find the same old revisions: each gives back only the
-        // bytes of those it deleted itself, so the counter is never released twice (issue 13).
-        let freed = 0;
-        for (const p of pruned) if ((await revisions.deleteOne({ _id: p._id })).deletedCount === 1) freed += p.bytes;
-        if (freed > 0) await releaseUsage(deps, page.workspaceId, { pages: 0, bytes: freed });
+        // Each version drops the one revision that falls out of the window as it is written,
+        // addressed by `_id` (one round trip, no scan of the page's revisions); the sweeper
+        // finishing a stopped version drops that version's. Two versions finishing at once
+        // never drop one revision twice: only the one whose delete found it gives its bytes
+        // back, so the counter is never released twice (issue 13).
+        const pruned = await deps.database.c.revisions.findOneAndDelete({ _id: revisionId(page._id, oldest) });
+        if (pruned && pruned.bytes > 0) await releaseUsage(deps, page.workspaceId, { pages: 0, bytes: pruned.bytes });
       },
     },
   ],
@@ -139,16 +139,22 @@ export async function changePage(
     },
     async next(page, ws) {
       const next = change(page);
+      await noteTableViewers(deps, ws._id, page._id, next.parts, page.parts);
       const html = await renderDocument(deps, { slug: page.slug, title: next.title, summary: next.summary, parts: next.parts, workspaceId: ws._id });
       const bytes = contentBytes(next);
-      const stored = await deps.database.c.artifacts.findOne({ _id: page.slug }, { projection: { bytes: 1 } });
-      const renditionCharged = utf8Bytes(html) - (stored?.bytes ?? 0);
+      // The stored document weighs what the previous version's writer rendered (read only for a
+      // page written before that was kept); should it differ (tables re-rendered meanwhile), the
+      // rendition step trues the charge up to what it replaced.
+      const storedBytes = page.renditionBytes ?? (await deps.database.c.artifacts.findOne({ _id: page.slug }, { projection: { bytes: 1 } }))?.bytes ?? 0;
+      const renditionBytes = utf8Bytes(html);
+      const renditionCharged = renditionBytes - storedBytes;
       return {
         set: {
           title: next.title,
           summary: next.summary,
           parts: next.parts,
           bytes,
+          renditionBytes,
           lastChange: {
             changes: changesBetween(page, next),
             restoredFrom: next.restoredFrom ?? null,

@@ -40,6 +40,8 @@ export async function createCollection(
     bytes,
     rowCount: 0,
     rowsVersion: 0,
+    viewedBy: [],
+    viewersKnown: true,
     countDirtyAt: null,
     createdAt: now(),
   };

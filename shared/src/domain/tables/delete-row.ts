@@ -46,6 +46,6 @@ export async function deleteRow(
     { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } },
     { counted: true },
   );
-  await refreshTableViews(deps, ws, table.slug);
+  await refreshTableViews(deps, ws, table);
   return { row_id: row._id };
 }

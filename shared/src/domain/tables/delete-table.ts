@@ -31,6 +31,6 @@ export async function deleteTable(deps: StoreDeps, principal: Principal, input: 
     actor: actorOf(principal),
     target: { kind: "collection", id: table._id, label: table.name },
   });
-  await refreshTableViews(deps, ws, table.slug);
+  await refreshTableViews(deps, ws, table);
   return { slug: table.slug };
 }

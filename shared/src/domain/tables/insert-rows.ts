@@ -61,7 +61,10 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: T
       rows.map((r) => rowRevision(r, actor)),
       { ordered: false },
     );
-    await database.c.rows.updateMany({ _id: { $in: rows.map((r) => r._id) }, revisionPending: true }, { $set: { revisionPending: false } });
+    // Each row's mark cleared by its `_id` alone: a filter on `_id` with `$in` is not served by
+    // the embedded database's `_id` index and read every row stored (0.6 s with 3,000 rows in
+    // other tables, growing with every table), and a multi-statement update is not narrowed.
+    await Promise.all(rows.map((r) => database.c.rows.updateOne({ _id: r._id }, { $set: { revisionPending: false } })));
   } catch (err) {
     await database.c.rows.deleteMany({ _id: { $in: rows.map((r) => r._id) } });
     await database.c.rowRevisions.deleteMany({ rowId: { $in: rows.map((r) => r._id) } });
@@ -85,6 +88,6 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: T
     { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n },
     { counted: true },
   );
-  await refreshTableViews(deps, ws, table.slug);
+  await refreshTableViews(deps, ws, table);
   return { row_ids: rows.map((r) => r._id) };
 }

@@ -67,7 +67,7 @@ export const ROWS: VersionedKind<RowDoc, RowHint> = {
         const table = await tableOf(deps, row, hint);
         if (!table) return;
         await tableChanged(deps, table, [row._id]);
-        await refreshTableViews(deps, ws, table.slug);
+        await refreshTableViews(deps, ws, table);
       },
     },
   ],

@@ -52,6 +52,6 @@ export async function afterSchemaChange(
   // removed): a copy of the rows made meanwhile in another process must not count as current.
   await tableChanged(deps, table);
   await recordEvent(deps, { workspaceId: ws._id, type, actor: actorOf(principal), target: { kind: "collection", id: table._id, label } });
-  await refreshTableViews(deps, ws, table.slug);
+  await refreshTableViews(deps, ws, table);
   return tableView(table);
 }
