@@ -244,10 +244,28 @@ export async function storePrepared(deps: StoreDeps, ws: WorkspaceDoc, principal
   return (await files.findOne({ _id })) ?? { ...doc, complete: true };
 }
 
-async function removeFile(deps: StoreDeps, fileId: string): Promise<FileDoc | null> {
-  const gone = await deps.database.c.files.findOneAndDelete({ _id: fileId });
-  await deps.database.c.fileChunks.deleteMany({ fileId });
-  return gone;
+/**
+ * Deletes a file (the one `filter` also matches): first taken out of service (incomplete: not
+ * served, not listed), then its chunks, then its record, so a delete cut short leaves an
+ * incomplete record that the sweeper finishes (dropUnfinishedFile), never chunks without one.
+ * The file as it was, to the one caller whose delete removed the record; null otherwise.
+ */
+async function removeFile(deps: StoreDeps, fileId: string, filter: Filter<FileDoc> = {}): Promise<FileDoc | null> {
+  const { files, fileChunks } = deps.database.c;
+  const doc = await files.findOneAndUpdate({ ...filter, _id: fileId }, { $set: { complete: false } });
+  if (!doc) return null;
+  await fileChunks.deleteMany({ fileId });
+  return (await files.deleteOne({ _id: fileId })).deletedCount === 1 ? doc : null;
+}
+
+/**
+ * For the sweeper: a file record still incomplete after the grace period (its writer stopped
+ * between the record and its last chunk, or a delete stopped half-way) goes with its chunks,
+ * and the bytes reserved for it are given back.
+ */
+export async function dropUnfinishedFile(deps: StoreDeps, file: Pick<FileDoc, "_id">): Promise<void> {
+  const gone = await removeFile(deps, file._id, { complete: false });
+  if (gone) await releaseUsage(deps, gone.workspaceId, { pages: 0, bytes: gone.bytes });
 }
 
 export interface PushedFile {
@@ -358,7 +376,7 @@ export async function deleteFile(
 ): Promise<{ sha256: string; freed_bytes: number }> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "write");
-  const gone = await removeFile(deps, fileIdOf(ws._id, input.sha256.toLowerCase()));
+  const gone = await removeFile(deps, fileIdOf(ws._id, input.sha256.toLowerCase()), { complete: true });
   if (!gone) throw new AppError("not_found", "No such file in this workspace.");
   await releaseUsage(deps, ws._id, { pages: 0, bytes: gone.bytes });
   return { sha256: gone.sha256, freed_bytes: gone.bytes };
