@@ -4,6 +4,7 @@
 // MCP image content; list_files pages with a signed cursor; delete_file.
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
 import { findServedFile, PREVIEW_MAX_BYTES } from "@atelier/shared/domain/files";
+import { receiveUpload } from "@atelier/shared/domain/uploads";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/client";
@@ -158,7 +159,8 @@ describe("push_image", () => {
       errorOf((await bot.callTool({ name: "delete_file", arguments: { workspace: reg.sandbox_bucket.slug, sha256: pushed[0]?.file.sha256 } })) as Result).error,
     ).toBe("not_found");
     await bot.close();
-  });
+    // Generous: five pushes of 3 MB of noise (cleaned, then a preview made of each) on a loaded machine.
+  }, 180_000);
 });
 
 describe("push_image's image content", () => {
@@ -184,6 +186,25 @@ describe("push_image's image content", () => {
     expect(bytes.length).toBeLessThan(stored.size);
     const meta = await sharp(bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 768, 768]);
+    // Generous: sharp's PNG encoding of noise is slow on a loaded machine.
+  }, 180_000);
+
+  it("finish_upload carries an uploaded image the same way, and a file that is not an image has none", async () => {
+    const image = await png(30, 20);
+    const target = (await client.callTool({ name: "create_upload_url", arguments: { name: "upload.png" } })).structuredContent as { upload_id: string };
+    await receiveUpload(sc.deps, target.upload_id, image);
+    const done = (await client.callTool({ name: "finish_upload", arguments: { upload_id: target.upload_id, alt: "Uploaded card" } })) as Result;
+    expect(done.isError).toBeFalsy();
+    expect(done.content.map((c) => [c.type, c.mimeType])).toEqual([
+      ["text", undefined],
+      ["image", "image/png"],
+    ]);
+    expect(Buffer.from(done.content[1]?.data ?? "", "base64").equals(await storedBytes((done.structuredContent as Pushed).url))).toBe(true);
+
+    const text = (await client.callTool({ name: "create_upload_url", arguments: { name: "notes.txt" } })).structuredContent as { upload_id: string };
+    await receiveUpload(sc.deps, text.upload_id, Buffer.from("just words\n"));
+    const plain = (await client.callTool({ name: "finish_upload", arguments: { upload_id: text.upload_id } })) as Result;
+    expect(plain.content.map((c) => c.type)).toEqual(["text"]);
   });
 
   it("an error result has no image", async () => {

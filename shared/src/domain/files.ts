@@ -323,6 +323,17 @@ export async function imagePreview(data: Buffer, type: string): Promise<{ data: 
     : { data: await img.jpeg({ quality: 80, mozjpeg: true }).toBuffer(), mimeType: "image/jpeg" };
 }
 
+/** A stored file's bytes, whole (for a preview: files are streamed chunk by chunk when served). */
+export async function fileBytes(deps: StoreDeps, file: Pick<FileDoc, "_id" | "chunks">): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (let n = 0; n < file.chunks; n++) {
+    const c = await deps.database.c.fileChunks.findOne({ _id: chunkId(file._id, n) });
+    if (!c) throw new Error(`chunk ${n} of ${file._id} is missing`);
+    parts.push(Buffer.from(c.data.buffer));
+  }
+  return Buffer.concat(parts);
+}
+
 export interface FileListItem extends FileView {
   used_in: string[];
 }
