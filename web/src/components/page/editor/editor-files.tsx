@@ -184,7 +184,8 @@ export function useEditorFiles(workspace: string | undefined, view: RefObject<Ed
   const insertFiles = useCallback(
     (files: File[], pos: number | null) => {
       setNote(null);
-      for (const file of files) queue.current = queue.current.then(() => uploadOne(file, pos));
+      // Each after the one before, whatever became of it.
+      for (const file of files) queue.current = queue.current.then(() => uploadOne(file, pos)).catch(() => undefined);
     },
     [uploadOne],
   );
