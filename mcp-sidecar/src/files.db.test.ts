@@ -1,8 +1,11 @@
 // Files through the real MCP client (docs/security.md#files): push_image cleans and stores an
 // image once per workspace, counted in the sandbox's cap; what is not a raster image is
-// refused from its bytes; list_files and delete_file.
+// refused from its bytes; the result carries the stored image (a smaller copy when large) as
+// MCP image content; list_files pages with a signed cursor; delete_file.
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
-import { findServedFile } from "@atelier/shared/domain/files";
+import { findServedFile, PREVIEW_MAX_BYTES } from "@atelier/shared/domain/files";
+import { receiveUpload } from "@atelier/shared/domain/uploads";
+import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/client";
 import sharp from "sharp";
@@ -15,12 +18,21 @@ let client: Client;
 let n = 0;
 const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;
 
-type Result = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: unknown };
+type Result = { isError?: boolean; content: { type: string; text?: string; data?: string; mimeType?: string }[]; structuredContent?: unknown };
 const errorOf = (r: Result) => JSON.parse(r.content[0]?.text ?? "{}") as { error: string; message: string };
 interface Pushed {
   file: { sha256: string; url: string; type: string; size: number; width: number; height: number };
   markdown: string;
   url: string;
+}
+
+/** The stored bytes of a file, read back through the serving path. */
+async function storedBytes(url: string): Promise<Buffer> {
+  const [workspaceId = "", name = ""] = url.split("/files/")[1]?.split("/") ?? [];
+  const served = await findServedFile(sc.deps, async () => ({ kind: "user", user: owner }), workspaceId, name);
+  const chunks: Buffer[] = [];
+  for await (const c of served?.chunks() ?? []) chunks.push(c);
+  return Buffer.concat(chunks);
 }
 
 /** A PNG made here: a gradient of `w`×`h`, or noise (which does not compress). */
@@ -147,5 +159,99 @@ describe("push_image", () => {
       errorOf((await bot.callTool({ name: "delete_file", arguments: { workspace: reg.sandbox_bucket.slug, sha256: pushed[0]?.file.sha256 } })) as Result).error,
     ).toBe("not_found");
     await bot.close();
+    // Generous: five pushes of 3 MB of noise (cleaned, then a preview made of each) on a loaded machine.
+  }, 180_000);
+});
+
+describe("push_image's image content", () => {
+  it("carries the stored image beside the JSON text: as stored when small, a smaller copy when large", async () => {
+    const small = await push(client, { data: (await png(64, 40)).toString("base64"), alt: "A small card" });
+    expect(small.isError).toBeFalsy();
+    expect(small.content.map((c) => c.type)).toEqual(["text", "image"]);
+    expect(JSON.parse(small.content[0]?.text ?? "{}")).toEqual(small.structuredContent);
+    const out = small.structuredContent as Pushed;
+    const image = small.content[1];
+    expect(image?.mimeType).toBe("image/png");
+    // The web-ready bytes the page will show, not the bytes that were sent.
+    expect(Buffer.from(image?.data ?? "", "base64").equals(await storedBytes(out.url))).toBe(true);
+
+    // Noise does not compress: about 2.4 MB stored, so the content is a copy at most 768 px a side.
+    const large = await push(client, { data: (await png(900, 900, true)).toString("base64"), alt: "Noise" });
+    const stored = (large.structuredContent as Pushed).file;
+    expect(stored.size).toBeGreaterThan(PREVIEW_MAX_BYTES);
+    const copy = large.content[1];
+    expect(copy?.type).toBe("image");
+    expect(copy?.mimeType).toBe("image/jpeg");
+    const bytes = Buffer.from(copy?.data ?? "", "base64");
+    expect(bytes.length).toBeLessThan(stored.size);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 768, 768]);
+    // Generous: sharp's PNG encoding of noise is slow on a loaded machine.
+  }, 180_000);
+
+  it("finish_upload carries an uploaded image the same way, and a file that is not an image has none", async () => {
+    const image = await png(30, 20);
+    const target = (await client.callTool({ name: "create_upload_url", arguments: { name: "upload.png" } })).structuredContent as { upload_id: string };
+    await receiveUpload(sc.deps, target.upload_id, image);
+    const done = (await client.callTool({ name: "finish_upload", arguments: { upload_id: target.upload_id, alt: "Uploaded card" } })) as Result;
+    expect(done.isError).toBeFalsy();
+    expect(done.content.map((c) => [c.type, c.mimeType])).toEqual([
+      ["text", undefined],
+      ["image", "image/png"],
+    ]);
+    expect(Buffer.from(done.content[1]?.data ?? "", "base64").equals(await storedBytes((done.structuredContent as Pushed).url))).toBe(true);
+
+    const text = (await client.callTool({ name: "create_upload_url", arguments: { name: "notes.txt" } })).structuredContent as { upload_id: string };
+    await receiveUpload(sc.deps, text.upload_id, Buffer.from("just words\n"));
+    const plain = (await client.callTool({ name: "finish_upload", arguments: { upload_id: text.upload_id } })) as Result;
+    expect(plain.content.map((c) => c.type)).toEqual(["text"]);
+  });
+
+  it("an error result has no image", async () => {
+    const r = await push(client, { data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>").toString("base64"), alt: "x" });
+    expect(r.isError).toBe(true);
+    expect(r.content.map((c) => c.type)).toEqual(["text"]);
+  });
+});
+
+describe("list_files paging", () => {
+  it("gives the files newest first, `limit` at a time, each once, until next_cursor is null; a forged cursor is refused", async () => {
+    const slug = uniq("files-paging");
+    await createWorkspace(sc.deps, { slug, name: "Paging", ownerId: owner._id });
+    const pushed: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await push(client, { workspace: slug, data: (await png(10 + i, 10)).toString("base64"), alt: `Card ${i}` });
+      pushed.push((r.structuredContent as Pushed).file.sha256);
+    }
+    type Listed = { files: { sha256: string; created_at: string }[]; next_cursor: string | null };
+    const seen: Listed["files"] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    for (let call = 0; call < 10; call++) {
+      const r = await client.callTool({ name: "list_files", arguments: { workspace: slug, limit: 2, ...(cursor ? { cursor } : {}) } });
+      expect(r.isError).toBeFalsy();
+      const page = r.structuredContent as Listed;
+      seen.push(...page.files);
+      sizes.push(page.files.length);
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    expect(sizes).toEqual([2, 2, 1]);
+    expect(seen.map((f) => f.sha256).sort()).toEqual([...pushed].sort());
+    const times = seen.map((f) => Date.parse(f.created_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Without a limit: all five at once, no cursor.
+    const all = (await client.callTool({ name: "list_files", arguments: { workspace: slug } })).structuredContent as Listed;
+    expect(all.files).toHaveLength(5);
+    expect(all.next_cursor).toBeNull();
+
+    const forged = (await client.callTool({
+      name: "list_files",
+      arguments: { workspace: slug, cursor: `${cursor?.split(".")[0]}.AAAAAAAAAAAAAAAAAAAAAA` },
+    })) as Result;
+    expect(forged.isError).toBe(true);
+    expect(errorOf(forged).error).toBe("invalid_cursor");
+    const tooMany = (await client.callTool({ name: "list_files", arguments: { workspace: slug, limit: 201 } })) as Result;
+    expect(errorOf(tooMany).error).toBe("invalid_request");
   });
 });

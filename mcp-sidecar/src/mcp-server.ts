@@ -14,7 +14,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type C
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { fieldIssuesOf } from "@atelier/shared/schemas/parse";
 import { noteHttpLevel, type McpRequestScope } from "./request-scope";
-import type { ToolContext } from "./tools/define";
+import { type ToolContext, WithContent } from "./tools/define";
 import { findTool, toolsListFor } from "./tools/index";
 
 export { RESOURCES_PAGE_SIZE } from "@atelier/shared/domain/resources";
@@ -139,8 +139,11 @@ export function createMcpServer(deps: McpServerDeps, scope: McpRequestScope): Se
       return errorResult(era, "invalid_request", message, invalidInput(fieldIssuesOf(parsed.error.issues)).details);
     }
     try {
-      const out = tool.output.parse(await tool.run(ctx, parsed.data));
-      return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+      const ran = await tool.run(ctx, parsed.data);
+      const [raw, extra] = ran instanceof WithContent ? [ran.output, ran.content] : [ran, []];
+      const out = tool.output.parse(raw);
+      // The JSON first (clients that read only the first item still get the whole result), then any image.
+      return { content: [{ type: "text", text: JSON.stringify(out) }, ...extra], structuredContent: out };
     } catch (raw) {
       const err = translateDbError(raw);
       noteHttpLevel(scope, err);

@@ -28,7 +28,22 @@ export interface ToolDef<I extends z.ZodType = z.ZodType, O extends z.ZodObject 
   input: I;
   output: O;
   annotations: Annotations;
-  run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
+  run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O> | WithContent<z.input<O>>>;
+}
+
+/** An image a tool result carries beside its JSON text (MCP `image` content: base64 and its type). */
+export interface ImageContent {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+/** A tool's output together with content a client may show (an image it stored); the output alone is the structured result. */
+export class WithContent<T> {
+  constructor(
+    readonly output: T,
+    readonly content: ImageContent[],
+  ) {}
 }
 
 /** A tool: its code and schemas here, its words and access from the catalog entry of its name. */

@@ -1,7 +1,7 @@
 import { finishUpload as finishUploadInDomain } from "@atelier/shared/domain/uploads";
 import { FileViewSchema, FinishUploadInputSchema } from "@atelier/shared/schemas/files";
 import { z } from "zod";
-import { defineTool } from "./define";
+import { defineTool, WithContent } from "./define";
 
 export const finishUpload = defineTool({
   name: "finish_upload",
@@ -9,7 +9,8 @@ export const finishUpload = defineTool({
   output: z.object({ file: FileViewSchema, markdown: z.string(), url: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    const { file, markdown } = await finishUploadInDomain(ctx, ctx.principal, input);
-    return { file, markdown, url: file.url };
+    const { file, markdown, preview } = await finishUploadInDomain(ctx, ctx.principal, input);
+    const content = preview ? [{ type: "image" as const, data: preview.data.toString("base64"), mimeType: preview.mimeType }] : [];
+    return new WithContent({ file, markdown, url: file.url }, content);
   },
 });

@@ -96,8 +96,9 @@ const SCHEMA = {
     indexes: [idx("page", { pageId: 1 }), idx("collection", { collectionId: 1 }), idx("workspace", { workspaceId: 1 }), idx("thread", { threadId: 1 })],
   },
   meta: { doc: {} as MetaDoc, indexes: [] },
-  // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number).
-  files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number);
+  // the sweeper looks for incomplete ones (few: those being written or deleted).
+  files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("complete", { complete: 1 })] },
   fileChunks: { doc: {} as FileChunkDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
   uploads: { doc: {} as UploadDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("expires", { expiresAt: 1 })] },
   webhooks: { doc: {} as WebhookDoc, indexes: [idx("workspace", { workspaceId: 1 })] },

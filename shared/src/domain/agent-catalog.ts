@@ -173,7 +173,7 @@ export const TOOL_CATALOG = {
   push_image: {
     title: "Add an image",
     description:
-      "Stores an image (base64 in `data`, PNG, JPEG, GIF, WebP or AVIF, up to 5 MB) in a workspace and answers the Markdown to put in a page (`![alt](url)`) and its URL. `alt` is required: say what the image shows for those who cannot see it. The type is read from the bytes; metadata (EXIF, GPS) is removed and images larger than the configured maximum are scaled down. The same image twice is stored once. Larger files: create_upload_url.",
+      "Stores an image (base64 in `data`, PNG, JPEG, GIF, WebP or AVIF, up to 5 MB) in a workspace and answers the Markdown to put in a page (`![alt](url)`) and its URL. `alt` is required: say what the image shows for those who cannot see it. The type is read from the bytes; metadata (EXIF, GPS) is removed and images larger than the configured maximum are scaled down. The same image twice is stored once. The result also carries the stored image itself (a smaller copy when it is large) so you can check what was kept. Larger files: create_upload_url.",
     access: "write",
   },
   create_upload_url: {
@@ -190,7 +190,8 @@ export const TOOL_CATALOG = {
   },
   list_files: {
     title: "List files",
-    description: "Lists a workspace's files (newest first): URL, type, size in bytes, width and height of images, who added it and the pages that use it.",
+    description:
+      "Lists a workspace's files, newest first, a page of results at a time (follow next_cursor): URL, type, size in bytes, width and height of images, who added it and the pages that use it.",
     access: "read",
   },
   delete_file: {

@@ -9,14 +9,18 @@
 // workspace's usage like any page (limits.ts).
 import { isUtf8 } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { Binary } from "mongodb";
+import { Binary, type Filter } from "mongodb";
 import sharp from "sharp";
+import { z } from "zod";
 import type { Config } from "../config";
 import type { FileDoc, WorkspaceDoc } from "../db/index";
 import { AppError } from "../errors";
+import { clampLimit } from "../schemas/common";
+import { FILE_LIST_LIMIT } from "../schemas/files";
 import { actorForReader, actorOf, assertCan, can, isHidden, type Principal, readerIn } from "./access";
 import { isPublicWorkspace } from "./artifacts";
 import { now } from "./clock";
+import { decodeCursor, encodeCursor } from "./cursors";
 import type { StoreDeps } from "./deps";
 import { RECORD_OVERHEAD_BYTES, releaseUsage, reserveUsage } from "./limits";
 import { findWorkspace, readableWorkspace, resolveWorkspaceForWrite } from "./workspaces";
@@ -240,10 +244,28 @@ export async function storePrepared(deps: StoreDeps, ws: WorkspaceDoc, principal
   return (await files.findOne({ _id })) ?? { ...doc, complete: true };
 }
 
-async function removeFile(deps: StoreDeps, fileId: string): Promise<FileDoc | null> {
-  const gone = await deps.database.c.files.findOneAndDelete({ _id: fileId });
-  await deps.database.c.fileChunks.deleteMany({ fileId });
-  return gone;
+/**
+ * Deletes a file (the one `filter` also matches): first taken out of service (incomplete: not
+ * served, not listed), then its chunks, then its record, so a delete cut short leaves an
+ * incomplete record that the sweeper finishes (dropUnfinishedFile), never chunks without one.
+ * The file as it was, to the one caller whose delete removed the record; null otherwise.
+ */
+async function removeFile(deps: StoreDeps, fileId: string, filter: Filter<FileDoc> = {}): Promise<FileDoc | null> {
+  const { files, fileChunks } = deps.database.c;
+  const doc = await files.findOneAndUpdate({ ...filter, _id: fileId }, { $set: { complete: false } });
+  if (!doc) return null;
+  await fileChunks.deleteMany({ fileId });
+  return (await files.deleteOne({ _id: fileId })).deletedCount === 1 ? doc : null;
+}
+
+/**
+ * For the sweeper: a file record still incomplete after the grace period (its writer stopped
+ * between the record and its last chunk, or a delete stopped half-way) goes with its chunks,
+ * and the bytes reserved for it are given back.
+ */
+export async function dropUnfinishedFile(deps: StoreDeps, file: Pick<FileDoc, "_id">): Promise<void> {
+  const gone = await removeFile(deps, file._id, { complete: false });
+  if (gone) await releaseUsage(deps, gone.workspaceId, { pages: 0, bytes: gone.bytes });
 }
 
 export interface PushedFile {
@@ -274,32 +296,87 @@ export async function addFile(
   return { file, markdown, data: prepared.data };
 }
 
+/** Stored images up to this size are shown to an agent as they are; larger ones as a smaller copy. */
+export const PREVIEW_MAX_BYTES = 512 * 1024;
+/** The longest side of that smaller copy. */
+const PREVIEW_MAX_DIMENSION = 768;
+/** Types MCP clients commonly show; an AVIF is shown as a copy in one of these. */
+const PREVIEW_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/**
+ * The image an MCP result carries beside its text (so a client can show what was stored):
+ * the stored, web-ready bytes when small, else a copy at most PREVIEW_MAX_DIMENSION on a side
+ * (PNG when the image has transparency, JPEG otherwise). Null for what is not an image.
+ */
+export async function imagePreview(data: Buffer, type: string): Promise<{ data: Buffer; mimeType: string } | null> {
+  if (!type.startsWith("image/")) return null;
+  if (data.length <= PREVIEW_MAX_BYTES && PREVIEW_TYPES.has(type)) return { data, mimeType: type };
+  const img = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).resize({
+    width: PREVIEW_MAX_DIMENSION,
+    height: PREVIEW_MAX_DIMENSION,
+    fit: "inside",
+    withoutEnlargement: true,
+  });
+  const { hasAlpha } = await sharp(data).metadata();
+  return hasAlpha
+    ? { data: await img.png({ compressionLevel: 9 }).toBuffer(), mimeType: "image/png" }
+    : { data: await img.jpeg({ quality: 80, mozjpeg: true }).toBuffer(), mimeType: "image/jpeg" };
+}
+
+/** A stored file's bytes, whole (for a preview: files are streamed chunk by chunk when served). */
+export async function fileBytes(deps: StoreDeps, file: Pick<FileDoc, "_id" | "chunks">): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (let n = 0; n < file.chunks; n++) {
+    const c = await deps.database.c.fileChunks.findOne({ _id: chunkId(file._id, n) });
+    if (!c) throw new Error(`chunk ${n} of ${file._id} is missing`);
+    parts.push(Buffer.from(c.data.buffer));
+  }
+  return Buffer.concat(parts);
+}
+
 export interface FileListItem extends FileView {
   used_in: string[];
 }
 
-/** Pages of the workspace whose content names the file (its hash is in the address). */
+/** Pages of the workspace whose content names the file's address (`/files/{workspace}/{sha256}`), in slug order, at most 50. */
 export async function pagesUsing(deps: StoreDeps, workspaceId: string, sha256: string): Promise<string[]> {
+  const address = `/files/${workspaceId}/${sha256}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const pages = await deps.database.c.pages
-    .find({ workspaceId, "parts.body": { $regex: sha256, $options: "i" } }, { projection: { slug: 1 } })
-    .sort({ _id: 1 })
+    .find({ workspaceId, "parts.body": { $regex: address } }, { projection: { slug: 1 } })
+    .sort({ slug: 1 })
     .limit(50)
     .toArray();
   return pages.map((p) => p.slug);
 }
 
-/** A workspace's files, newest first, with the pages that use each (at most 200; then `truncated`). */
+const FilesCursor = z.object({ t: z.number().int().nonnegative(), i: z.string().min(1).max(200) }).strict();
+
+/** A workspace's files, newest first, `limit` at a time (then `next_cursor`), with the pages that use each. */
 export async function listFiles(
   deps: StoreDeps,
   principal: Principal,
-  slug: string,
-): Promise<{ workspace: string; files: FileListItem[]; truncated: boolean }> {
-  const ws = await readableWorkspace(deps, principal, slug);
-  const docs = await deps.database.c.files.find({ workspaceId: ws._id, complete: true }).sort({ createdAt: -1, _id: 1 }).limit(201).toArray();
+  input: { workspace: string; cursor?: string; limit?: number },
+): Promise<{ workspace: string; files: FileListItem[]; next_cursor: string | null }> {
+  const ws = await readableWorkspace(deps, principal, input.workspace);
+  const limit = clampLimit(FILE_LIST_LIMIT, input.limit);
+  const filter: Filter<FileDoc> = { workspaceId: ws._id, complete: true };
+  if (input.cursor) {
+    // After the last one given: older, or as old with a greater id (the sort's tie-break).
+    const after = decodeCursor(deps.config.SECRET_KEY, "files", input.cursor, FilesCursor);
+    const t = new Date(after.t);
+    filter.$or = [{ createdAt: { $lt: t } }, { createdAt: t, _id: { $gt: after.i } }];
+  }
+  const docs = await deps.database.c.files
+    .find(filter)
+    .sort({ createdAt: -1, _id: 1 })
+    .limit(limit + 1)
+    .toArray();
+  const page = docs.slice(0, limit);
   const reader = readerIn(principal, ws);
-  const files: FileListItem[] = [];
-  for (const f of docs.slice(0, 200)) files.push({ ...fileView(deps.config, f, reader), used_in: await pagesUsing(deps, ws._id, f.sha256) });
-  return { workspace: ws.slug, files, truncated: docs.length > 200 };
+  const files = await Promise.all(page.map(async (f) => ({ ...fileView(deps.config, f, reader), used_in: await pagesUsing(deps, ws._id, f.sha256) })));
+  const last = page[page.length - 1];
+  const next_cursor = docs.length > limit && last ? encodeCursor(deps.config.SECRET_KEY, "files", { t: last.createdAt.getTime(), i: last._id }) : null;
+  return { workspace: ws.slug, files, next_cursor };
 }
 
 /** Deletes a file of the workspace (pages that show it then show a broken image) and gives its bytes back. */
@@ -310,7 +387,7 @@ export async function deleteFile(
 ): Promise<{ sha256: string; freed_bytes: number }> {
   const ws = await readableWorkspace(deps, principal, input.workspace);
   assertCan(principal, ws, "write");
-  const gone = await removeFile(deps, fileIdOf(ws._id, input.sha256.toLowerCase()));
+  const gone = await removeFile(deps, fileIdOf(ws._id, input.sha256.toLowerCase()), { complete: true });
   if (!gone) throw new AppError("not_found", "No such file in this workspace.");
   await releaseUsage(deps, ws._id, { pages: 0, bytes: gone.bytes });
   return { sha256: gone.sha256, freed_bytes: gone.bytes };

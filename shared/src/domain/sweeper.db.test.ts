@@ -1,13 +1,17 @@
-// The sweeper finishes what a stopped process left half-done, and deletes expired sandboxes
-// from every collection that can hold them.
+// The sweeper finishes what a stopped process left half-done (pages, counters, files whose
+// chunks were cut short, expired upload URLs), and deletes expired sandboxes from every
+// collection that can hold them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { COLLECTION_NAMES } from "../db/index";
 import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../testing/index";
 import { advanceClock, resetClock } from "./clock";
+import { randomBytes } from "node:crypto";
+import { addFile, CHUNK_BYTES } from "./files";
 import { countUsage, markUsageChanging } from "./limits";
 import { createPage } from "./pages/create-page";
 import { updatePage } from "./pages/update-page";
 import { claim, registerAnonymous, startAnonymousClaim } from "./registrations";
+import { createUploadUrl } from "./uploads";
 import { sweepOnce } from "./sweeper";
 import { createCollection } from "./tables/create-collection";
 import { insertRows } from "./tables/insert-rows";
@@ -89,6 +93,42 @@ describe("repairs after an interrupted delete", () => {
     const usage = (await database.c.workspaces.findOne({ _id: wsId }))?.usage;
     expect(usage).toEqual(await countUsage({ database }, wsId));
     expect(usage?.pages).toBe(0);
+  });
+});
+
+describe("half-written files and uploads", () => {
+  it("drops a file whose chunks were cut short and one whose delete stopped half-way, gives their bytes back, and clears expired upload URLs", async () => {
+    const user = await findOrCreateConfirmedUser(deps, "uploader@example.com");
+    const me = { kind: "user" as const, user };
+    const wsId = user.defaultWorkspaceId ?? "";
+    const kept = await addFile(deps, me, { data: randomBytes(2 * CHUNK_BYTES + 10), name: "kept.bin", imageOnly: false });
+    const cut = await addFile(deps, me, { data: randomBytes(3 * CHUNK_BYTES + 10), name: "cut.bin", imageOnly: false });
+    const halfDeleted = await addFile(deps, me, { data: randomBytes(CHUNK_BYTES + 10), name: "half-deleted.bin", imageOnly: false });
+    const idOf = (f: typeof kept) => `${wsId}:${f.file.sha256}`;
+    // A writer that stopped after two of its four chunks, and a delete that stopped after its first step.
+    await database.c.files.updateOne({ _id: idOf(cut) }, { $set: { complete: false } });
+    await database.c.fileChunks.deleteMany({ fileId: idOf(cut), n: { $gte: 2 } });
+    await database.c.files.updateOne({ _id: idOf(halfDeleted) }, { $set: { complete: false } });
+    await database.c.fileChunks.deleteOne({ fileId: idOf(halfDeleted), n: 0 });
+    await createUploadUrl(deps, me, {});
+    const chunks = () => database.c.fileChunks.countDocuments({ workspaceId: wsId });
+    expect(await chunks()).toBe(3 + 2 + 1);
+    const usageBefore = (await database.c.workspaces.findOne({ _id: wsId }))?.usage.bytes ?? 0;
+
+    // Within the grace period the writer may still be at it: nothing is touched.
+    await sweepOnce(deps);
+    expect(await chunks()).toBe(6);
+    expect(await database.c.files.countDocuments({ workspaceId: wsId })).toBe(3);
+
+    advanceClock(deps.config.UPLOAD_URL_TTL_SECONDS + 1);
+    await sweepOnce(deps);
+    expect(await chunks()).toBe(3);
+    expect((await database.c.fileChunks.find({ workspaceId: wsId }).toArray()).every((c) => c.fileId === idOf(kept))).toBe(true);
+    expect((await database.c.files.find({ workspaceId: wsId }).toArray()).map((f) => f.name)).toEqual(["kept.bin"]);
+    expect(await database.c.uploads.countDocuments({ workspaceId: wsId })).toBe(0);
+    const usage = (await database.c.workspaces.findOne({ _id: wsId }))?.usage;
+    expect(usage?.bytes).toBeLessThan(usageBefore);
+    expect(usage).toEqual(await countUsage({ database }, wsId));
   });
 });
 

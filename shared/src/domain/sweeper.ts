@@ -7,6 +7,7 @@ import { isHidden } from "./access";
 import { syncArtifactVisibility } from "./artifacts";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
+import { dropUnfinishedFile } from "./files";
 import { countUsage } from "./limits";
 import { finishDelete } from "./pages/delete-page";
 import { PAGES } from "./pages/page-versions";
@@ -159,7 +160,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
 
   // Content writes cut off between their steps, once older than the grace period: a page
   // version without its revision or document, a slug reserved for a page never written,
-  // a workspace slug whose workspace never came, a visibility not yet copied to its pages,
+  // a workspace slug whose workspace never came, a file whose chunks were cut short (expired
+  // upload URLs go below, with the other expired records), a visibility not yet copied to its pages,
   // and usage or row counters that a reservation moved but no write followed.
   const settled = addSeconds(t, -deps.config.SWEEP_GRACE_SECONDS);
   report.repaired += await repairEach(dueBatch(database.c.pages, { deletingAt: { $lte: settled } }), (page) => finishDelete(deps, page));
@@ -181,6 +183,10 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   });
   report.repaired += await repairEach(dueBatch(database.c.workspaces, { deletingAt: { $lte: settled } }, { _id: 1, slug: 1 }), (ws) =>
     finishWorkspaceDelete(deps, ws),
+  );
+  // A file whose chunks were being written, or deleted, when its process stopped.
+  report.repaired += await repairEach(dueBatch(database.c.files, { complete: false, createdAt: { $lte: settled } }, { _id: 1 }), (f) =>
+    dropUnfinishedFile(deps, f),
   );
   report.repaired += await repairEach(dueBatch(database.c.workspaces, { visibilitySyncAt: { $lte: settled } }), (ws) => syncArtifactVisibility(deps, ws));
   report.repaired += await repairEach(dueBatch(database.c.workspaces, { usageDirtyAt: { $lte: settled } }, { _id: 1, usageDirtyAt: 1 }), async (ws) => {

@@ -8,7 +8,7 @@ import { newSecret, sha256 } from "../ids";
 import { actorOf, assertCan, type Principal, readerIn } from "./access";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
-import { addFile, fileIdOf, fileView, imageMarkdown, type FileView } from "./files";
+import { addFile, fileBytes, fileIdOf, fileView, imageMarkdown, imagePreview, type FileView } from "./files";
 import { findWorkspace, resolveWorkspaceForWrite } from "./workspaces";
 
 export interface UploadUrl {
@@ -78,7 +78,7 @@ export async function finishUpload(
   deps: StoreDeps,
   principal: Principal,
   input: { upload_id: string; alt?: string },
-): Promise<{ file: FileView; markdown: string }> {
+): Promise<{ file: FileView; markdown: string; preview: { data: Buffer; mimeType: string } | null }> {
   const upload = SECRET.test(input.upload_id) ? await deps.database.c.uploads.findOne({ _id: sha256(input.upload_id) }) : null;
   const mine = upload && actorOf(principal).tokenId === upload.actor.tokenId && actorOf(principal).userId === upload.actor.userId;
   if (!upload || !mine) throw new AppError("not_found", "No such upload: use the upload_id create_upload_url gave you.");
@@ -94,5 +94,7 @@ export async function finishUpload(
   const markdown = file.type.startsWith("image/")
     ? imageMarkdown(input.alt ?? "", view.url)
     : `[${(file.name || `file.${file.ext}`).replace(/([\\[\]])/g, "\\$1")}](${view.url})`;
-  return { file: view, markdown };
+  // An image goes back to the agent as stored (or a smaller copy), as push_image's does.
+  const preview = file.type.startsWith("image/") ? await imagePreview(await fileBytes(deps, file), file.type) : null;
+  return { file: view, markdown, preview };
 }

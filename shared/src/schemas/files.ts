@@ -1,6 +1,6 @@
 // Inputs of the file tools and routes (docs/security.md#files).
 import { z } from "zod";
-import { ActorViewSchema, SlugSchema } from "./common";
+import { ActorViewSchema, CursorSchema, limitSchema, type ListLimit, SlugSchema } from "./common";
 
 /** base64 of at most 5 MB (PUSH_IMAGE_MAX_BYTES): 4/3 of it, rounded up to whole groups. */
 const MAX_BASE64_CHARS = Math.ceil((5 * 1024 * 1024) / 3) * 4;
@@ -51,7 +51,16 @@ export const Sha256Schema = z
   .regex(/^[0-9a-fA-F]{64}$/, "must be a SHA-256 in hex (64 characters)")
   .transform((s) => s.toLowerCase());
 
-export const ListFilesInputSchema = z.object({ workspace: SlugSchema.describe("Workspace slug") }).strict();
+/** Files one list call returns. */
+export const FILE_LIST_LIMIT: ListLimit = { min: 1, max: 200, default: 50 };
+
+export const ListFilesInputSchema = z
+  .object({
+    workspace: SlugSchema.describe("Workspace slug"),
+    cursor: CursorSchema.optional(),
+    limit: limitSchema(FILE_LIST_LIMIT).optional(),
+  })
+  .strict();
 export const DeleteFileInputSchema = z
   .object({ workspace: SlugSchema.describe("Workspace slug"), sha256: Sha256Schema.describe("The file's sha256") })
   .strict();
@@ -67,4 +76,11 @@ export const FileViewSchema = z.object({
   name: z.string(),
   created_at: z.string(),
   added_by: ActorViewSchema,
+});
+
+/** What list_files (and the files panel) answer: newest first, with the pages that use each; `next_cursor` for more. */
+export const FileListViewSchema = z.object({
+  workspace: z.string(),
+  files: z.array(FileViewSchema.extend({ used_in: z.array(z.string()).describe("Slugs of the pages whose text names the file's URL") })),
+  next_cursor: z.string().nullable(),
 });

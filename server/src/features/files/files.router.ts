@@ -2,7 +2,7 @@
 // an upload URL for the browser to PUT to (with progress), and deleting one.
 import { deleteFile, listFiles } from "@atelier/shared/domain/files";
 import { createUploadUrl } from "@atelier/shared/domain/uploads";
-import { CreateUploadUrlInputSchema, DeleteFileInputSchema, FileViewSchema, ListFilesInputSchema } from "@atelier/shared/schemas/files";
+import { CreateUploadUrlInputSchema, DeleteFileInputSchema, FileListViewSchema, ListFilesInputSchema } from "@atelier/shared/schemas/files";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { z } from "zod";
 import { protectedProcedure, router } from "../../trpc";
@@ -10,8 +10,8 @@ import { protectedProcedure, router } from "../../trpc";
 export const filesRouter = router({
   list: protectedProcedure
     .input(ListFilesInputSchema)
-    .output(z.object({ workspace: z.string(), files: z.array(FileViewSchema.extend({ used_in: z.array(z.string()) })), truncated: z.boolean() }))
-    .query(({ ctx, input }) => listFiles(ctx, ctx.principal, input.workspace)),
+    .output(FileListViewSchema)
+    .query(({ ctx, input }) => listFiles(ctx, ctx.principal, input)),
 
   createUploadUrl: protectedProcedure
     .input(CreateUploadUrlInputSchema.extend({ workspace: SlugSchema }))

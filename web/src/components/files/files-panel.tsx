@@ -1,6 +1,6 @@
 // A workspace's files (docs/security.md#files): what each is, its size, who added it and the
 // pages that show it; members who write can add one (with alt text for an image) or delete one.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import { formatBytes } from "../../lib/format";
@@ -71,28 +71,34 @@ export function FileUploader({ workspace, onUploaded }: { workspace: string; onU
   );
 }
 
+/** Files one request loads; "Show more files" loads the next ones (newest first). */
+const FILES_PAGE_SIZE = 50;
+
 export function FilesPanel({ slug, canWrite }: { slug: string; canWrite: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const files = useQuery(trpc.files.list.queryOptions({ workspace: slug }));
+  const files = useInfiniteQuery(
+    trpc.files.list.infiniteQueryOptions({ workspace: slug, limit: FILES_PAGE_SIZE }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
+  );
   const remove = useMutation(
     trpc.files.delete.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.files.list.queryKey({ workspace: slug }) }),
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.files.list.pathKey() }),
     }),
   );
 
   if (!files.isSuccess) return <QueryFallback query={files} loading="Loading files…" what="The files" />;
+  const all = files.data.pages.flatMap((p) => p.files);
   return (
     <section className="panel-section files-panel" aria-labelledby="files-title">
       <h2 id="files-title" className="sr-only">
         Files
       </h2>
       {canWrite ? <FileUploader workspace={slug} /> : null}
-      {files.data.files.length === 0 ? (
+      {all.length === 0 ? (
         <EmptyState title="No files yet">Images and files that people and agents add to pages here are listed with where they are used.</EmptyState>
       ) : (
         <ul className="files-list" aria-label="Files">
-          {files.data.files.map((f) => (
+          {all.map((f) => (
             <li key={f.sha256} className="files-list__item">
               {f.type.startsWith("image/") ? (
                 <img
@@ -143,6 +149,18 @@ export function FilesPanel({ slug, canWrite }: { slug: string; canWrite: boolean
           ))}
         </ul>
       )}
+      {files.hasNextPage ? (
+        <div className="load-more">
+          <button type="button" className="button" onClick={() => void files.fetchNextPage()} disabled={files.isFetchingNextPage}>
+            {files.isFetchingNextPage ? "Loading…" : "Show more files"}
+          </button>
+          {files.isFetchNextPageError ? (
+            <p className="field__message field__message--error" role="alert">
+              Couldn’t load more files. Check your connection and try again.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -63,7 +63,7 @@ export function useFileUpload(workspace: string) {
           throw new Error(`This file is ${Math.ceil(file.size / 1048576)} MB; at most ${Math.floor(target.max_bytes / 1048576)} MB can be uploaded.`);
         const stored = await putFile(target.upload_url, file, (progress) => setState({ status: "uploading", name: file.name, progress }));
         setState({ status: "done", file: stored });
-        await queryClient.invalidateQueries({ queryKey: trpc.files.list.queryKey({ workspace }) });
+        await queryClient.invalidateQueries({ queryKey: trpc.files.list.pathKey() });
         await queryClient.invalidateQueries({ queryKey: trpc.workspaces.get.queryKey() });
         return stored;
       } catch (err) {

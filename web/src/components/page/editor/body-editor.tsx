@@ -15,6 +15,7 @@ export function BodyEditor({
   title,
   summary,
   autoFocus = false,
+  workspace,
 }: {
   kind: "markdown" | "html";
   body: string;
@@ -23,6 +24,8 @@ export function BodyEditor({
   title: string;
   summary: string;
   autoFocus?: boolean;
+  /** Where pasted, dropped or picked files are uploaded. */
+  workspace?: string;
 }) {
   const id = useId();
   const previewParts = useMemo<BodyPart[]>(() => [{ kind, body }], [kind, body]);
@@ -39,11 +42,12 @@ export function BodyEditor({
           labelledBy={`${id}-body-label`}
           describedBy={`${id}-body-hint`}
           autoFocus={autoFocus}
+          workspace={workspace}
           placeholder={kind === "markdown" ? "Start writing… (# for a heading, - for a list)" : "<!doctype html>\n<html>…"}
         />
         <p id={`${id}-body-hint`} className="field__hint">
           {kind === "markdown"
-            ? "Saved as you pause. Ctrl+B bold, Ctrl+I italic, Ctrl+K link; paste a link over words to link them; Ctrl+S saves now."
+            ? "Saved as you pause. Ctrl+B bold, Ctrl+I italic, Ctrl+K link; paste a link over words to link them; paste or drop an image to add it; Ctrl+S saves now."
             : "A whole HTML document. It runs in a sandbox, apart from Atelier. Saved as you pause; Ctrl+S saves now."}
         </p>
       </div>

@@ -1,7 +1,8 @@
 // The writing surface: CodeMirror 6 over the page's Markdown (or HTML) as plain text, so the
 // stored text is byte for byte what was typed — no model in between that re-serialises an
 // agent's Markdown (docs/decisions.md). Markdown is styled as you type (headings larger, bold
-// bold, links coloured) with a toolbar and the usual shortcuts; pasting a URL over words links them.
+// bold, links coloured) with a toolbar and the usual shortcuts; pasting a URL over words links them;
+// pasting, dropping or picking an image or file uploads it and inserts its Markdown (editor-files.tsx).
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 // The Markdown language and its keys only, not markdown(): that one brings the HTML, CSS and
 // JavaScript languages along for embedded code (twice the download).
@@ -11,6 +12,7 @@ import { Annotation, EditorState } from "@codemirror/state";
 import { EditorView, type KeyBinding, keymap, placeholder as placeholderExt } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { useEffect, useRef } from "react";
+import { editorUploads, useEditorFiles } from "./editor-files";
 import { type InlineMark, insertLink, type LinePrefix, pasteLink, toggleLinePrefix, toggleMark } from "./markdown-commands";
 
 /** Marks a change that came from outside (a merge, a restored draft), not from typing. */
@@ -80,6 +82,7 @@ export function MarkdownEditor({
   describedBy,
   placeholder,
   autoFocus = false,
+  workspace,
 }: {
   kind: "markdown" | "html";
   value: string;
@@ -88,11 +91,17 @@ export function MarkdownEditor({
   describedBy?: string;
   placeholder?: string;
   autoFocus?: boolean;
+  /** The page's workspace: images and files pasted, dropped or picked are uploaded there (Markdown only). */
+  workspace?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  const picker = useRef<HTMLInputElement>(null);
+  const files = useEditorFiles(kind === "markdown" ? workspace : undefined, view);
+  const insertFiles = useRef<((list: File[], pos: number | null) => void) | null>(null);
+  insertFiles.current = files.enabled ? files.insertFiles : null;
 
   useEffect(() => {
     if (!host.current) return undefined;
@@ -113,14 +122,29 @@ export function MarkdownEditor({
         EditorView.contentAttributes.of(contentAttributes),
         theme,
         ...(placeholder ? [placeholderExt(placeholder)] : []),
+        editorUploads,
         EditorView.domEventHandlers({
           paste: (event, v) => {
             if (kind !== "markdown") return false;
+            // A pasted image (a screenshot) or file is uploaded, whatever text comes with it.
+            const pasted = [...(event.clipboardData?.files ?? [])];
+            if (pasted.length > 0 && insertFiles.current) {
+              event.preventDefault();
+              insertFiles.current(pasted, null);
+              return true;
+            }
             const text = event.clipboardData?.getData("text/plain") ?? "";
             const spec = pasteLink(v.state, text);
             if (!spec) return false;
             event.preventDefault();
             v.dispatch(v.state.update(spec, { userEvent: "input.paste" }));
+            return true;
+          },
+          drop: (event, v) => {
+            const dropped = [...(event.dataTransfer?.files ?? [])];
+            if (dropped.length === 0 || !insertFiles.current) return false;
+            event.preventDefault();
+            insertFiles.current(dropped, v.posAtCoords({ x: event.clientX, y: event.clientY }) ?? v.state.selection.main.head);
             return true;
           },
         }),
@@ -179,9 +203,37 @@ export function MarkdownEditor({
               <span aria-hidden="true" className="md-editor__icon" data-icon={tool.icon} />
             </button>
           ))}
+          {files.enabled ? (
+            <>
+              <button
+                type="button"
+                className="md-editor__tool md-editor__tool--file"
+                aria-label="Insert image or file"
+                title="Insert image or file (or paste or drop one)"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => picker.current?.click()}
+              >
+                <span aria-hidden="true" className="md-editor__icon" data-icon="🖼" />
+              </button>
+              <input
+                ref={picker}
+                type="file"
+                multiple
+                className="sr-only"
+                tabIndex={-1}
+                aria-label="Choose images or files to insert"
+                onChange={(e) => {
+                  const picked = [...(e.target.files ?? [])];
+                  e.target.value = "";
+                  if (picked.length > 0) insertFiles.current?.(picked, null);
+                }}
+              />
+            </>
+          ) : null}
         </div>
       ) : null}
       <div className={`md-editor__surface md-editor__surface--${kind}`} ref={host} />
+      {files.ui}
     </div>
   );
 }

@@ -239,6 +239,7 @@ export function PageEditor({
               title={draft.title}
               summary={draft.summary}
               autoFocus={!fresh}
+              workspace={page.workspace}
             />
           )}
           <TableViewsField
