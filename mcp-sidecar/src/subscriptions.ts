@@ -24,6 +24,8 @@ import { createMcpHandler, type McpHttpHandler, type McpServerFactory, type Serv
 
 /** Open listen streams per process; the next one is refused as the SDK does (-32603 "Subscription limit reached"). */
 export const MAX_LISTEN_STREAMS = 1024;
+/** The URIs of a stream that are followed (each is looked up when the stream opens); any beyond are not. */
+export const MAX_URIS_PER_STREAM = 100;
 /** How often every stream's credential is checked without a change (an expiry has no signal). */
 const RECHECK_MS = 15_000;
 const ARTIFACT_URI = /^artifact:\/\/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)$/;
@@ -48,7 +50,7 @@ interface ListenStream {
 /** The `resourceSubscriptions` of a listen request's body (the SDK validates the rest). */
 export function subscribedUris(body: unknown): string[] {
   const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | null)?.params?.notifications?.resourceSubscriptions;
-  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === "string").slice(0, 1000) : [];
+  return Array.isArray(uris) ? uris.filter((u): u is string => typeof u === "string").slice(0, MAX_URIS_PER_STREAM) : [];
 }
 
 export function isListenRequest(body: unknown): boolean {
