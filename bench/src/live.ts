@@ -5,6 +5,10 @@
 //   latency: N subscribers on /api/events/page; each round updates the page once and times,
 //            per subscriber, from just before the write to its `change` event (write included)
 //   memory:  the server's RSS before and after M more idle streams, per 1,000 streams
+//   /a throughput: wrk on GET /a/{slug} through the shipped deploy/nginx.conf while 0, 100
+//            and 1,000 streams (LIVE_STREAM_LEVELS) are open on that page through the same
+//            nginx, and the page changes every LIVE_CHANGE_MS (each change goes to every
+//            stream); the levels side by side in one run, LIVE_WRK_SECONDS each
 import path from "node:path";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
@@ -16,6 +20,9 @@ import { makeWorkDir, onCleanup } from "./lib/cleanup";
 import { fixed, table } from "./lib/format";
 import { rssMbOf } from "./lib/measure";
 import { seedAgent } from "./lib/mcp";
+import { findNginx, startShippedNginx } from "./lib/nginx";
+import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
+import { runWrk, wrkVersion } from "./lib/wrk";
 
 export interface LiveOptions {
   subscribers: number;
@@ -37,6 +44,9 @@ export interface LiveResult {
   rssBeforeMb: number | null;
   rssAfterMb: number | null;
   kbPerStream: number | null;
+  /** GET /a/{slug} through nginx with N streams open on the page (null: nginx or wrk missing). */
+  throughput: { streams: number; rps: number; p50Ms: number; p99Ms: number; errors: number; deliveries: number }[] | null;
+  throughputSetup: string;
 }
 
 /** One stream: counts its events and wakes whoever waits for the next of a kind. */
@@ -129,7 +139,64 @@ export async function liveBench(opts: LiveOptions): Promise<LiveResult> {
   log(`${idle.length} idle streams open`);
   idle.forEach((s) => s.close());
   streams.forEach((s) => s.close());
+
+  // /a throughput through nginx with streams open, the levels side by side.
+  const levels = (process.env.LIVE_STREAM_LEVELS ?? "0,100,1000").split(",").map((n) => Math.max(0, Number(n) || 0));
+  const wrkSeconds = Math.max(1, Number(process.env.LIVE_WRK_SECONDS ?? 10));
+  const changeMs = Math.max(50, Number(process.env.LIVE_CHANGE_MS ?? 1000));
+  const connections = Math.max(1, Number(process.env.LIVE_WRK_CONNECTIONS ?? 16));
+  const nginxBin = findNginx();
+  let throughput: LiveResult["throughput"] = null;
+  const throughputSetup = `wrk ${connections} connections, ${wrkSeconds} s per level; a change every ${changeMs} ms; shipped deploy/nginx.conf (1 worker) in front of the one server`;
+  if (nginxBin && wrkVersion()) {
+    const nginxPort = await freePort();
+    const nginx = await startShippedNginx({
+      bin: nginxBin,
+      template: path.join(REPO_ROOT, "deploy/nginx.conf"),
+      dir: path.join(dir, "nginx"),
+      port: nginxPort,
+      serverPorts: [port, port],
+      sidecarPorts: [await freePort(), await freePort()],
+      workers: 1,
+      readyPath: "/a/live-page",
+    });
+    onCleanup("nginx", () => nginx.stop());
+    const front = `http://127.0.0.1:${nginxPort}`;
+    throughput = [];
+    for (const n of levels) {
+      const open = Array.from({ length: n }, () => new Stream(`${front}/api/events/page?a=live-page`));
+      await Promise.all(open.map((s) => s.opened));
+      let deliveries = 0;
+      let stop: (v: number) => void = () => undefined;
+      const stopped = new Promise<number>((r) => (stop = r));
+      const counting = open.map(async (s) => {
+        for (;;) {
+          if ((await Promise.race([s.next("change"), stopped])) === -1) return;
+          deliveries++;
+        }
+      });
+      let writing = false;
+      const changer = setInterval(() => {
+        if (writing) return; // one change at a time: a slow write skips a tick
+        writing = true;
+        updatePage(deps, owner, { slug: "live-page", body_markdown: `v${version + 1}`, expected_version: version })
+          .then(() => version++)
+          .catch((err: unknown) => log(`a change failed: ${String(err)}`))
+          .finally(() => (writing = false));
+      }, changeMs);
+      const r = await runWrk({ url: `${front}/a/live-page`, connections, threads: 1, durationSeconds: wrkSeconds, workDir: dir }).finally(() =>
+        clearInterval(changer),
+      );
+      stop(-1);
+      await Promise.all(counting);
+      open.forEach((s) => s.close());
+      log(`/a through nginx with ${n} streams open: ${r.rps} req/s, p99 ${fixed(r.p99Ms, 1)} ms, ${deliveries} deliveries`);
+      throughput.push({ streams: n, rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.socketErrors + r.httpErrors, deliveries });
+    }
+  } else log("nginx or wrk not found: the /a throughput part is skipped");
   return {
+    throughput,
+    throughputSetup,
     subscribers: opts.subscribers,
     rounds: opts.rounds,
     samples: samples.length,
@@ -149,5 +216,22 @@ export function formatLive(r: LiveResult): string {
     `Live streams: a change made in another process, to ${r.subscribers} subscribers (${r.rounds} changes, ${r.samples} deliveries; CHANGES_POLL_MS ${r.pollMs})`,
     table(["p50 ms", "p95 ms", "max ms"], [[fixed(r.p50Ms, 1), fixed(r.p95Ms, 1), fixed(r.maxMs, 1)]]),
     `Idle streams: ${r.idleStreams} more; server RSS ${fixed(r.rssBeforeMb ?? undefined, 1)} → ${fixed(r.rssAfterMb ?? undefined, 1)} MB; ${fixed(r.kbPerStream ?? undefined, 1)} KB per stream (${fixed(r.kbPerStream === null ? undefined : (r.kbPerStream / 1024) * 1000, 1)} MB per 1,000)`,
+    ...(r.throughput
+      ? [
+          `GET /a/{slug} through nginx with live streams open on the page (${r.throughputSetup})`,
+          table(
+            ["streams", "req/s", "vs 0", "p50 ms", "p99 ms", "errors", "deliveries"],
+            r.throughput.map((t) => [
+              String(t.streams),
+              fixed(t.rps, 0),
+              fixed(t.rps / (r.throughput?.[0]?.rps || t.rps), 2),
+              fixed(t.p50Ms, 1),
+              fixed(t.p99Ms, 1),
+              String(t.errors),
+              String(t.deliveries),
+            ]),
+          ),
+        ]
+      : []),
   ].join("\n");
 }

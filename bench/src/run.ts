@@ -13,7 +13,8 @@
 //   pnpm bench storage                  the embedded database's stores side by side (SQLite, PostgreSQL)
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
 //   pnpm bench backup --pages 10000     pnpm backup and pnpm restore of 10,000 pages (default 100,000)
-//   pnpm bench live --subscribers 100 --idle 1000 --changes 30   the live streams' fan-out and memory
+//   pnpm bench live --subscribers 100 --idle 1000 --changes 30   the live streams' fan-out and memory, and /a
+//     through nginx with 0, 100, 1000 streams open (LIVE_STREAM_LEVELS, LIVE_WRK_SECONDS, LIVE_CHANGE_MS, LIVE_WRK_CONNECTIONS)
 //   pnpm bench writes                   the writes through the MCP SDK client, with the SDK and driver floors
 //                                       (sizes by env: WRITES_SECONDS, WRITES_CONNECTIONS, WRITES_ROWS,
 //                                       WRITES_OTHER_ROWS, WRITES_GROWTH_PAGES)

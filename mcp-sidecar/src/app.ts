@@ -5,6 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { TLSSocket } from "node:tls";
 import type { Config } from "@atelier/shared/config";
 import { trustProxySetting } from "@atelier/shared/config";
+import type { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import type { Deps } from "@atelier/shared/domain/deps";
 import { bearerChallenge } from "@atelier/shared/domain/discovery";
 import { AppError, translateDbError } from "@atelier/shared/errors";
@@ -21,6 +22,8 @@ export interface SidecarDeps extends Deps {
   logger: Logger;
   /** Where request lines go (a buffered logger in production); the logger when absent. */
   requestLogger?: Logger;
+  /** This process's follower of the change feed; without one, no resource subscriptions are offered. */
+  follower?: ChangeFollower;
 }
 
 /** TRUST_PROXY as a function of (address, hop), the way Express reads its `trust proxy` setting. */
@@ -88,7 +91,7 @@ async function answerError(config: Config, logger: Logger, req: IncomingMessage,
   sendError(res, err, logger);
 }
 
-export function createSidecarApp(deps: SidecarDeps): RequestListener {
+export function createSidecarApp(deps: SidecarDeps): RequestListener & { closeStreams(): Promise<void> } {
   const { config, logger } = deps;
   const requestLogger = deps.requestLogger ?? logger;
   const mcp = mcpEndpoint(deps, protocolOf(trustFunction(config.TRUST_PROXY)));
@@ -106,7 +109,7 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener {
     throw new AppError("not_found", "The MCP endpoint is /mcp.");
   };
 
-  return (req, res) => {
+  const listener: RequestListener = (req, res) => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
@@ -128,4 +131,6 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener {
       }),
     );
   };
+  // Open subscription streams never finish on their own: ended when the process stops.
+  return Object.assign(listener, { closeStreams: () => mcp.closeStreams() });
 }

@@ -13,21 +13,20 @@ const logger = createLogger({ name: "mcp-sidecar", level: config.LOG_LEVEL });
 const database = await connectWithRetry(config, logger, "atelier-mcp-sidecar");
 const mailer = createMailer(config);
 const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
-// Follows the change feed: drops what other processes changed from this process's cache.
+// Follows the change feed: drops what other processes changed from this process's cache and
+// tells the resource subscriptions (subscriptions.ts).
 const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
 // Request lines are buffered (written in blocks); everything else is written at once.
 const requestLogger = createLogger({ name: "mcp-sidecar", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false });
-const server = createServer(createSidecarApp({ config, database, logger, requestLogger, mailer, cache })).listen(
-  config.SIDECAR_PORT,
-  config.LISTEN_HOST,
-  () => {
-    logger.info({ port: config.SIDECAR_PORT }, "mcp sidecar listening");
-  },
-);
+const app = createSidecarApp({ config, database, logger, requestLogger, mailer, cache, follower });
+const server = createServer(app).listen(config.SIDECAR_PORT, config.LISTEN_HOST, () => {
+  logger.info({ port: config.SIDECAR_PORT }, "mcp sidecar listening");
+});
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
   server,
   logger,
+  onStopping: () => void app.closeStreams(),
   onClosed: async () => {
     await follower.stop();
     mailer.close();

@@ -27,6 +27,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SidecarDeps } from "./app";
 import { readJsonBody } from "./json-body";
 import { createMcpServer } from "./mcp-server";
+import { isListenRequest, ResourceSubscriptions } from "./subscriptions";
 import { callerOf, requestScope, type McpCaller, type McpRequestScope } from "./request-scope";
 import type { ToolAccess } from "./tools/define";
 import { findTool } from "./tools/index";
@@ -153,7 +154,7 @@ async function withLegacyResourceNotFound(response: globalThis.Response): Promis
 export function mcpEndpoint(
   deps: SidecarDeps,
   requestProtocol: (req: IncomingMessage) => string,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+): ((req: IncomingMessage, res: ServerResponse) => Promise<void>) & { closeStreams(): Promise<void> } {
   const { config, logger } = deps;
   const publicOrigin = originOf(config.BASE_URL);
   const publicHostname = new URL(config.BASE_URL).hostname.toLowerCase();
@@ -174,6 +175,10 @@ export function mcpEndpoint(
     return createMcpServer(deps, scope);
   };
   const modern = createMcpHandler(modernServer, { legacy: "reject", onerror });
+  // 2026-07-28 `subscriptions/listen`: a stream of its own per request, every delivery
+  // checked against the subscriber's access then (subscriptions.ts). Only where this process
+  // follows the change feed; the server declares `resources.subscribe` on the same condition.
+  const subscriptions = deps.follower ? new ResourceSubscriptions(deps, deps.follower, modernServer, onerror) : null;
 
   // 2024-11-05 … 2025-11-25: one stateless transport and server per POST, answering JSON.
   const legacy = async (request: globalThis.Request, parsedBody: unknown, scope: McpRequestScope): Promise<globalThis.Response> => {
@@ -198,22 +203,25 @@ export function mcpEndpoint(
   };
 
   // The SDK's own classification decides the generation, so routing never disagrees with it.
-  const route = async (request: globalThis.Request, parsedBody: unknown, caller: McpCaller): Promise<globalThis.Response> => {
+  const route = async (request: globalThis.Request, parsedBody: unknown, caller: McpCaller, credential: string | null): Promise<globalThis.Response> => {
     const scope = requestScope(caller, (await isLegacyRequest(request, parsedBody)) ? "legacy" : "modern");
     let response: globalThis.Response;
     if (scope.era === "legacy") response = await legacy(request, parsedBody, scope);
     else {
       modernScopes.set(request, scope);
-      response = await modern.fetch(request, parsedBody !== undefined ? { parsedBody } : undefined);
+      response =
+        subscriptions && isListenRequest(parsedBody)
+          ? await subscriptions.serve(request, parsedBody, caller.principal, credential)
+          : await modern.fetch(request, parsedBody !== undefined ? { parsedBody } : undefined);
     }
     return (scope.failure && httpLevelAnswer(scope.failure)) ?? response;
   };
 
   /** The node:http face for one request, its caller decided. */
-  const serve = (caller: McpCaller) =>
-    toNodeHandler({ fetch: (request, options) => route(request, options?.parsedBody, caller) }, { onerror, maxRequestBodySize: BODY_LIMIT_BYTES });
+  const serve = (caller: McpCaller, credential: string | null) =>
+    toNodeHandler({ fetch: (request, options) => route(request, options?.parsedBody, caller, credential) }, { onerror, maxRequestBodySize: BODY_LIMIT_BYTES });
 
-  return async (req, res) => {
+  const endpoint = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // DNS rebinding and cross-site requests: the Host's name must be ours (or loopback, for
     // processes on this machine; the port is not compared, proxies often drop it) and a
     // browser's Origin must be ours.
@@ -256,11 +264,13 @@ export function mcpEndpoint(
     }
     // Who is asking.
     let principal: Principal = { kind: "nobody" };
+    let credential: string | null = null;
     const authz = headerOf(req, "authorization");
     if (authz !== undefined) {
       const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
       if (!m?.[1]) throw new AppError("invalid_token", "Send the token as: Authorization: Bearer <token>.");
-      principal = { kind: "token", token: await authenticateBearer(deps, m[1]) };
+      credential = m[1];
+      principal = { kind: "token", token: await authenticateBearer(deps, credential) };
     }
 
     // What every call in the body asks for, checked before any of it runs.
@@ -275,8 +285,12 @@ export function mcpEndpoint(
       await chargeSandboxWrites(deps, principal.token, needed.filter((a) => a !== "read").length);
     }
 
-    await serve(caller)(req, res, body);
+    await serve(caller, credential)(req, res, body);
   };
+  return Object.assign(endpoint, {
+    /** Ends every open subscription stream (the process is stopping). */
+    closeStreams: async () => subscriptions?.closeAll(),
+  });
 }
 
 /** A request header as one string (repeated headers joined, as Express's req.get does for most). */

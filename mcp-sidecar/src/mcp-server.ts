@@ -4,6 +4,7 @@
 // depend on the caller (tool listings with their JSON schemas, the JSON Schema validator, the
 // cache hints) is built once per process.
 import { PROMPT_CATALOG, PROMPT_NAMES, promptText, type PromptName } from "@atelier/shared/domain/agent-catalog";
+import type { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import type { Deps } from "@atelier/shared/domain/deps";
 import { listPageResources, readPageResource } from "@atelier/shared/domain/resources";
 import { AppError, invalidInput, translateDbError, type ErrorDetails } from "@atelier/shared/errors";
@@ -44,6 +45,15 @@ const SERVER_OPTIONS: ServerOptions = {
     "resources/list": { ttlMs: 0, cacheScope: "private" },
     "resources/read": { ttlMs: 0, cacheScope: "private" },
   },
+};
+
+// Resource subscriptions on 2026-07-28 only, where `subscriptions/listen` holds a stream and
+// every delivery is checked (subscriptions.ts). The 2025 generation's `resources/subscribe`
+// needs a session and a held GET stream; this sidecar is stateless, so it is not declared
+// there (docs/decisions.md#mcp-resource-subscriptions-issue-25).
+const MODERN_OPTIONS: ServerOptions = {
+  ...SERVER_OPTIONS,
+  capabilities: { ...SERVER_OPTIONS.capabilities, resources: { listChanged: false, subscribe: true } },
 };
 
 const RESOURCE_TEMPLATES = {
@@ -105,13 +115,15 @@ function serverInfoOf(config: Pick<Config, "BASE_URL">) {
 
 export interface McpServerDeps extends Deps {
   logger: Logger;
+  /** This process's follower of the change feed: where there is one, 2026-07-28 clients may subscribe to resources. */
+  follower?: ChangeFollower;
 }
 
 export function createMcpServer(deps: McpServerDeps, scope: McpRequestScope): Server {
   const { principal, allowed, era } = scope;
   // The low-level Server (the SDK marks it "advanced use"): we own dispatch, so that tool
   // listings and their JSON schemas are built once per process, not per request.
-  const server = new Server(serverInfoOf(deps.config), SERVER_OPTIONS);
+  const server = new Server(serverInfoOf(deps.config), era === "modern" && deps.follower ? MODERN_OPTIONS : SERVER_OPTIONS);
   const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, principal };
 
   server.setRequestHandler("tools/list", () => toolsListFor(principal, deps.config.BASE_URL));

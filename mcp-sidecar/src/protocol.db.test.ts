@@ -122,7 +122,7 @@ describe("the 2026-07-28 generation (stateless: server/discover, _meta, standard
     expect(await sc.database.c.pages.countDocuments({ slug })).toBe(0);
   });
 
-  it("answers subscriptions/listen for a server without change notifications with an acknowledgement of nothing", async () => {
+  it("answers subscriptions/listen with an acknowledgement of what it honours: resource subscriptions, no list changes", async () => {
     const { body, headers } = modernCall("subscriptions/listen", { notifications: { toolsListChanged: true, resourceSubscriptions: ["artifact://x"] } });
     const controller = new AbortController();
     const res = await fetch(`${sc.url}/mcp`, {
@@ -143,9 +143,9 @@ describe("the 2026-07-28 generation (stateless: server/discover, _meta, standard
     controller.abort();
     const ack = JSON.parse(/data: (.*)/.exec(text)?.[1] ?? "{}") as { method: string; params: { notifications: Record<string, unknown> } };
     expect(ack.method).toBe("notifications/subscriptions/acknowledged");
-    // The filter acknowledged is what the server honours: none of these types.
+    // The filter acknowledged is what the server honours: the resources (subscriptions.ts), not the tool list (it never changes).
     expect(ack.params.notifications).not.toHaveProperty("toolsListChanged");
-    expect(ack.params.notifications.resourceSubscriptions ?? []).toEqual([]);
+    expect(ack.params.notifications.resourceSubscriptions).toEqual(["artifact://x"]);
   });
 });
 

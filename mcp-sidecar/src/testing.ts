@@ -11,6 +11,7 @@ import type { Scope, UserDoc } from "@atelier/shared/db";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createSidecarApp } from "./app";
 
 export interface TestSidecar {
@@ -20,6 +21,8 @@ export interface TestSidecar {
   /** Domain deps on the same database (for seeding through the real domain, as another process would). */
   deps: TestDeps<TestDatabase>;
   logLines: string[];
+  /** The sidecar's follower of the change feed (tests call poll() to skip its wait). */
+  follower: ChangeFollower;
   close(): Promise<void>;
 }
 
@@ -31,7 +34,10 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
   const url = `http://127.0.0.1:${port}`;
   const deps = testDeps(database, { BASE_URL: url, ...env });
   const { config } = deps;
-  const app = createSidecarApp({ ...testDeps(database, { BASE_URL: url, ...env }), logger });
+  const appDeps = testDeps(database, { BASE_URL: url, ...env });
+  // The process's follower of the change feed, as main.ts starts it (resource subscriptions listen to it).
+  const follower = await new ChangeFollower(appDeps).start();
+  const app = createSidecarApp({ ...appDeps, logger, follower });
   const server = await new Promise<Server>((resolve) => {
     const s = createServer(app).listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
   });
@@ -41,7 +47,10 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
     database,
     deps,
     logLines: lines,
+    follower,
     async close() {
+      await app.closeStreams();
+      await follower.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await database.drop();
@@ -122,4 +131,23 @@ export function modernCall(method: string, params: Record<string, unknown> = {},
     body: { jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } },
     headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) },
   };
+}
+
+/** Every resources/updated notification a client receives, and a way to wait for one. */
+// Resource subscriptions (2026-07-28 listen streams) in tests.
+export class Updates {
+  readonly uris: string[] = [];
+  private waiters: { uri: string; resolve: () => void }[] = [];
+  constructor(client: Client) {
+    client.setNotificationHandler("notifications/resources/updated", (note) => {
+      this.uris.push(note.params.uri);
+      for (const w of this.waiters.filter((w) => w.uri === note.params.uri)) w.resolve();
+      this.waiters = this.waiters.filter((w) => w.uri !== note.params.uri);
+    });
+  }
+  /** Resolves when a notification for `uri` arrives after `from` notifications were seen. */
+  async next(uri: string, from: number): Promise<void> {
+    if (this.uris.slice(from).includes(uri)) return;
+    await new Promise<void>((resolve) => this.waiters.push({ uri, resolve }));
+  }
 }

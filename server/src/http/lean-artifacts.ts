@@ -10,7 +10,8 @@ import { SLUG_PATTERN } from "@atelier/shared/schemas/common";
 import { logRequest } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
 import type { ReadCache } from "@atelier/shared/domain/cache";
-import { artifactHeaders, etagMatches, PUBLIC_ARTIFACT_CACHE } from "../features/artifacts/artifacts.routes";
+import { isComposedDocument } from "@atelier/shared/domain/render";
+import { artifactHeaders, artifactVary, etagMatches, PUBLIC_ARTIFACT_CACHE } from "../features/artifacts/artifacts.routes";
 
 export interface LeanFront {
   listener: RequestListener;
@@ -20,7 +21,7 @@ export interface LeanFront {
 
 export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, app: RequestListener): LeanFront {
   // The bytes of each cached document, for as long as its cache entry lives.
-  const bytes = new WeakMap<object, { body: Buffer; headers: Record<string, string> }>();
+  const bytes = new WeakMap<object, { body: Buffer; wrapped: boolean; headers: Record<string, string> }>();
   let served = 0;
   let nextId = 0;
   const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
@@ -36,9 +37,15 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
     let entry = bytes.get(doc);
     if (!entry) {
       const body = Buffer.from(doc.html, "utf8");
-      entry = { body, headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: "Accept" } };
+      entry = {
+        body,
+        wrapped: !isComposedDocument(doc.html),
+        headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(doc.html) },
+      };
       bytes.set(doc, entry);
     }
+    // An HTML artifact opened as a page: the full route answers with its live wrapper.
+    if (entry.wrapped && req.headers["sec-fetch-dest"] === "document") return app(req, res);
     const startedAt = performance.now();
     served++;
     if (etagMatches(req.headers["if-none-match"], doc.etag)) {

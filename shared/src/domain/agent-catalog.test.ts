@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { clientConfigs, INSPECTOR_SPEC, INSPECTOR_VERSION, signInGuides, TOKEN_ENV, unreachableFromVendors } from "./agent-catalog";
-import { connectGuideHtml } from "./discovery";
+import { authMarkdown, connectGuideHtml } from "./discovery";
 
 const TOKEN = "service_mcp_0123456789abcdefghijklmnopqrstuv";
 
@@ -80,5 +80,18 @@ describe("file snippets carry no token (item 14)", () => {
       inputs: [{ type: "promptString", id: "atelier-token", password: true }],
       servers: { atelier: { headers: { Authorization: "Bearer ${input:atelier-token}" } } },
     });
+  });
+});
+
+describe("following changes (issue 25 item 5)", () => {
+  it("the guide and auth.md name the three ways: list_changes with a cursor, subscriptions on 2026-07-28, webhooks for owners", () => {
+    const config = loadConfig({ NODE_ENV: "test", BASE_URL: "https://atelier.example.com" });
+    for (const doc of [connectGuideHtml(config), authMarkdown(config)]) {
+      expect(doc).toContain("list_changes");
+      expect(doc).toContain("next_cursor");
+      expect(doc).toContain("subscriptions/listen");
+      expect(doc).toContain("notifications/resources/updated");
+      expect(doc).toContain("add_webhook");
+    }
   });
 });

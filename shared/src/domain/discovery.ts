@@ -258,6 +258,21 @@ ${toolLines()}
 Pages are also resources: \`artifact://{slug}\`. A page you create is at \`${b}/a/{slug}\`.
 Prompts (your client may show them as commands): ${PROMPT_NAMES.map((n) => `\`${n}\` (${PROMPT_CATALOG[n].description.replace(/\.$/, "")})`).join(", ")}.
 
+### Following changes
+
+- **Any client:** call \`list_changes\` with a workspace and keep its \`next_cursor\`; each call
+  returns the changes since, in order, each once (type, target id, version, who: never
+  content), filtered by what your token may read now. Read a target (\`get_page\`,
+  \`list_rows\`) to see what changed. A cursor older than what is kept answers
+  \`cursor_expired\`: read the current state again, then follow from the newest position.
+- **Subscriptions (protocol 2026-07-28):** \`subscriptions/listen\` with
+  \`{"notifications": {"resourceSubscriptions": ["artifact://{slug}"]}}\` holds a stream that
+  says \`notifications/resources/updated\` (the URI only) each time one of those pages
+  changes and you may still read it. A token revoked or expired ends the stream. The 2025
+  protocol versions have no subscriptions here (the server is stateless): use \`list_changes\`.
+- **Webhooks (workspace owners):** \`add_webhook\` sends each change as a signed POST (Standard
+  Webhooks) to your URL; \`list_webhooks\`, \`remove_webhook\`.
+
 ## 4. Errors and retries
 
 Errors outside MCP are JSON: \`{"error": "<code>", "error_description": "<sentence>"}\`. Inside
@@ -345,6 +360,8 @@ ${(["read", "write", "admin"] as const)
 Prompts your app may show as commands: ${PROMPT_NAMES.map((n) => `<code>${n}</code> (${esc(PROMPT_CATALOG[n].title)})`).join(", ")}.</p>
 <h2>Following changes</h2>
 <p>To react to what people and other agents change, call <code>list_changes</code> with a workspace and keep its <code>next_cursor</code>: each call returns the changes since, in order, each exactly once (type, target id, version, who; never content). Read a target with <code>get_page</code> or <code>list_rows</code> to see what changed. Changes are kept for a limited time; a cursor older than that answers <code>cursor_expired</code>: read the current state, then follow from the newest position.</p>
+<p>Clients on protocol 2026-07-28 can subscribe instead: <code>subscriptions/listen</code> with <code>resourceSubscriptions: ["artifact://{slug}"]</code> (the SDK's <code>client.listen(…)</code>) holds a stream that says <code>notifications/resources/updated</code>, with the page's URI only, each time one of those pages changes and the agent may still read it; revoking the agent's token ends the stream. On the 2025 protocol versions this server is stateless and offers no subscriptions: use <code>list_changes</code>.
+Workspace owners can also have every change sent to a URL of theirs, signed (Standard Webhooks): the workspace's settings, <em>Webhooks</em>, or the tool <code>add_webhook</code>.</p>
 <h2>Sandboxes: agents without an account</h2>
 <p>${config.ANONYMOUS_REGISTRATION_ENABLED ? "An agent can register itself" : "When the server's owner allows it, an agent can register itself"} and get a private, temporary sandbox
 (at most ${config.ANON_MAX_PAGES} artifacts). To keep what it made, claim the sandbox within ${dayText(config.ANON_CLAIM_WINDOW_SECONDS)}: the agent asks for your e-mail address,

@@ -5,6 +5,7 @@
 // Longer than 300 lines on purpose: most of it is the standalone document's template and
 // styles, which read best whole.
 import type { PartDoc } from "../db/index";
+import { createHash } from "node:crypto";
 import { sha256 } from "../ids";
 import { escapeHtml, markdownToHtml, renderTitled } from "./markdown";
 
@@ -356,4 +357,50 @@ export function embeddedDocument(html: string): string {
 /** The ETag of the embedded form of a document whose own ETag is `etag` (a different representation). */
 export function embeddedEtag(etag: string): string {
   return etag.endsWith('"') ? `${etag.slice(0, -1)}-embed"` : `${etag}-embed`;
+}
+
+// ---------------------------------------------------------------------------------------
+// A live view of an HTML artifact (docs/decisions.md#html-artifacts-and-live-updates-issue-25):
+// a page that is exactly one HTML part is its author's document, served as given; a browser
+// opening it as a page (a top-level navigation) gets this small wrapper instead, which frames
+// the author's document (sandboxed, an opaque origin, as ever) and reloads the frame when the
+// page changes. No script of ours ever goes into the author's document.
+
+/** Whether a rendered document is composed from our template (it then keeps itself current). */
+export function isComposedDocument(html: string): boolean {
+  return html.includes("<script data-atelier-live>");
+}
+
+const WRAP_STYLE = "html,body{margin:0;height:100%}iframe{display:block;border:0;width:100%;height:100%}";
+const WRAP_SCRIPT = `(function(){try{
+var f=document.getElementById("atelier-doc"),p=location.pathname,m=/^\\/a\\/([a-z0-9][a-z0-9-]*)$/.exec(p);
+if(!f||!m||typeof EventSource!=="function")return;
+var es=new EventSource("/api/events/page?a="+m[1]),seen=null;
+function load(v){seen=v;f.src=p+"?v="+encodeURIComponent(v);}
+es.addEventListener("ready",function(e){var v=JSON.parse(e.data).state;if(seen===null)seen=v;else if(v!==seen)load(v);});
+es.addEventListener("change",function(e){load(JSON.parse(e.data).state);});
+es.addEventListener("gone",function(){es.close();location.replace(p);});
+}catch(e){}})();`;
+const cspHash = (s: string) => `'sha256-${createHash("sha256").update(s, "utf8").digest("base64")}'`;
+
+/**
+ * The wrapper's policy: our one script and style by hash, the page stream, frames of this
+ * origin; nothing else. Not sandboxed itself: the author's document refuses (frame-ancestors
+ * 'self') to be framed by an opaque origin; the frame's sandbox attribute and the document's
+ * own CSP keep the author's scripts in an opaque origin.
+ */
+export const LIVE_WRAPPER_CSP = `default-src 'none'; script-src ${cspHash(WRAP_SCRIPT)}; style-src ${cspHash(WRAP_STYLE)}; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`;
+
+/** The frame's sandbox: the same rights as the document's own CSP sandbox (never allow-same-origin). */
+const FRAME_SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms allow-modals allow-downloads";
+
+/** The live wrapper of the HTML artifact at `/a/{slug}`. */
+export function liveWrapperDocument(input: { slug: string; title: string }): string {
+  const title = escapeHtml(input.title);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${WRAP_STYLE}</style></head><body><iframe id="atelier-doc" title="${title}" sandbox="${FRAME_SANDBOX}" src="/a/${escapeHtml(input.slug)}"></iframe><script>${WRAP_SCRIPT}</script></body></html>`;
+}
+
+/** The wrapper's ETag beside its document's (another representation of the same state). */
+export function wrapperEtag(etag: string): string {
+  return etag.endsWith('"') ? `${etag.slice(0, -1)}-live"` : `${etag}-live`;
 }

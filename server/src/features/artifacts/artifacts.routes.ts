@@ -7,7 +7,16 @@ import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { withFileGrants } from "@atelier/shared/domain/files";
-import { embeddedDocument, embeddedEtag, escapeHtml, notFoundDocument } from "@atelier/shared/domain/render";
+import {
+  embeddedDocument,
+  embeddedEtag,
+  escapeHtml,
+  isComposedDocument,
+  LIVE_WRAPPER_CSP,
+  liveWrapperDocument,
+  notFoundDocument,
+  wrapperEtag,
+} from "@atelier/shared/domain/render";
 import { AppError } from "@atelier/shared/errors";
 import { SlugSchema } from "@atelier/shared/schemas/common";
 import { parseInput } from "@atelier/shared/schemas/parse";
@@ -110,6 +119,26 @@ export function artifactHeaders(): Record<string, string> {
   };
 }
 
+/** The live wrapper's headers (docs/decisions.md#html-artifacts-and-live-updates-issue-25): its own strict policy, no sandbox. */
+export function liveWrapperHeaders(): Record<string, string> {
+  return {
+    "Content-Type": "text/html; charset=utf-8",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": LIVE_WRAPPER_CSP,
+    "Referrer-Policy": "no-referrer",
+  };
+}
+
+/** What a public document's answer varies on: an HTML artifact's also on Sec-Fetch-Dest (a page navigation gets the wrapper). */
+export function artifactVary(html: string): string {
+  return isComposedDocument(html) ? "Accept" : "Accept, Sec-Fetch-Dest";
+}
+
+/** The author's own <title> of an HTML artifact (text only: no markup can be in it). */
+function titleOf(html: string): string | null {
+  return /<title[^>]*>([^<]{1,200})<\/title>/i.exec(html)?.[1]?.trim() || null;
+}
+
 function sendArtifactHeaders(res: Response): void {
   res.set(artifactHeaders());
 }
@@ -155,12 +184,16 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
       res.set("Cache-Control", found.isPublic ? "public, max-age=300, s-maxage=1" : "private, no-store").redirect(301, `/a/${found.slug}`);
       return;
     }
-    sendArtifactHeaders(res);
     // The app's page view asks for the document with its sizing script (?embed=1): another representation.
     const embed = req.query.embed === "1";
-    const etag = embed ? embeddedEtag(found.etag) : found.etag;
+    // A public HTML artifact opened as a page gets the live wrapper that frames it; everything
+    // else, the frame itself included, gets the author's document as given.
+    const wrap = found.isPublic && !embed && "slug" in key && !isComposedDocument(found.html) && req.get("sec-fetch-dest") === "document";
+    if (wrap) res.set(liveWrapperHeaders());
+    else sendArtifactHeaders(res);
+    const etag = wrap ? wrapperEtag(found.etag) : embed ? embeddedEtag(found.etag) : found.etag;
     if (found.isPublic) {
-      res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: "Accept" });
+      res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(found.html) });
       if (etagMatches(req.get("if-none-match"), etag)) {
         res.status(304).end();
         return;
@@ -168,6 +201,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     } else {
       res.set("Cache-Control", PRIVATE_ARTIFACT_CACHE);
     }
+    if (wrap) return void res.status(200).send(liveWrapperDocument({ slug: key.slug, title: titleOf(found.html) ?? key.slug }));
     const html = found.isPublic ? found.html : withFileGrants(deps.config, found.html, found.workspaceId);
     res.status(200).send(embed ? embeddedDocument(html) : html);
   };
