@@ -1,6 +1,7 @@
 // export_workspace and import_workspace through the real MCP client (issue 31 item 2): an owner's
-// agent takes a workspace out and brings it into another, byte for byte; others are refused,
-// and a bad archive writes nothing.
+// agent takes a workspace out and brings it into another, byte for byte, and with full
+// history every version in order; others are refused, and a bad archive writes nothing.
+import { updatePage } from "@atelier/shared/domain/pages/update-page";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { addMemberByEmail } from "@atelier/shared/domain/members";
 import { createWorkspaceFor } from "@atelier/shared/domain/workspaces";
@@ -58,6 +59,23 @@ describe("export_workspace and import_workspace", () => {
     const ws = await sc.database.c.workspaces.findOne({ slug: to });
     expect(copy?.workspaceId).toBe(ws?._id);
     expect(copy?.parts.map((p) => p.body)).toEqual([body]);
+
+    // With full history: every version comes along, in order.
+    await updatePage(sc.deps, principal, { slug, body_markdown: `${body}\nA second version.\n` });
+    const third = uniq("third");
+    await createWorkspaceFor(sc.deps, principal, { slug: third, name: "Third" });
+    const full = await call(client, "export_workspace", { workspace: from, history: true });
+    expect(full.data.filename).toMatch(/-history\.zip$/);
+    const again = await call(client, "import_workspace", { workspace: third, archive_base64: String(full.data.archive_base64) });
+    expect(again.data).toMatchObject({ versions: 2, pages: [{ slug: `${slug}-3` }] });
+    const revisions = await sc.database.c.revisions
+      .find({ pageId: (await sc.database.c.pages.findOne({ slug: `${slug}-3` }))?._id ?? "" })
+      .sort({ version: 1 })
+      .toArray();
+    expect(revisions.map((r) => [r.version, r.parts.map((p) => p.body)])).toEqual([
+      [1, [body]],
+      [2, [`${body}\nA second version.\n`]],
+    ]);
     await client.close();
   });
 

@@ -10,7 +10,7 @@ export const exportWorkspace = defineTool({
   // It changes nothing; it is an owner's tool because the whole workspace leaves with it.
   annotations: READ,
   async run(ctx, input) {
-    const out = await exportWorkspaceInDomain(ctx, ctx.principal, { workspace: input.workspace });
+    const out = await exportWorkspaceInDomain(ctx, ctx.principal, { workspace: input.workspace, history: input.history === true });
     const chunks: Buffer[] = [];
     let bytes = 0;
     for await (const chunk of out.stream) {

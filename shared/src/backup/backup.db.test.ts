@@ -1,5 +1,6 @@
 // Instance backup and restore on the real embedded database (issue 31, item 1): a filled
-// instance backs up and restores into an empty database document for document; a damaged
+// instance (files and comment threads among its pages, tables and tokens) backs up and
+// restores into an empty database document for document; a damaged
 // archive, a newer schema and a database with data are refused with nothing written; an
 // older schema is migrated on the way in.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,6 +13,8 @@ import type { Principal } from "../domain/access";
 import { createPage } from "../domain/pages/create-page";
 import { getPage } from "../domain/pages/get-page";
 import { updatePage } from "../domain/pages/update-page";
+import { addComment, listComments } from "../domain/comments/comments";
+import { addFile, findServedFile, listFiles } from "../domain/files";
 import { createShareLink } from "../domain/share-links";
 import { createCollection } from "../domain/tables/create-collection";
 import { insertRows } from "../domain/tables/insert-rows";
@@ -82,6 +85,10 @@ beforeAll(async () => {
       { title: "Emma", n: 2.5 },
     ],
   });
+  // A file longer than one chunk, and a thread with a reply, resolved.
+  await addFile(deps, principal, { data: Buffer.from("backed-up text ✓\n".repeat(20_000), "utf8"), name: "notes.txt", imageOnly: false });
+  const thread = await addComment(deps, principal, { page: "notes", quote: "third", body: "Keep this?" });
+  await addComment(deps, principal, { reply_to: thread.comment_id, body: "Yes." });
   credential = (await createUserToken(deps, user, { label: "agent", scopes: ["mcp:read", "mcp:write"] })).credential;
   const ws = await source.c.workspaces.findOne({ _id: user.defaultWorkspaceId ?? "" });
   await createShareLink(deps, principal, { workspace: ws?.slug ?? "", page: "notes" });
@@ -114,6 +121,9 @@ describe("backup then restore", () => {
     expect(manifest.collections.map((c) => c.name)).toEqual(Object.keys(before));
     for (const c of manifest.collections) expect(c.count).toBe(before[c.name]?.length);
     expect(manifest.collections.find((c) => c.name === "revisions")?.count).toBeGreaterThanOrEqual(3);
+    expect(manifest.collections.find((c) => c.name === "files")?.count).toBe(1);
+    expect(manifest.collections.find((c) => c.name === "fileChunks")?.count).toBeGreaterThan(1);
+    expect(manifest.collections.find((c) => c.name === "comments")?.count).toBe(2);
 
     const dst = await target();
     const r = await restoreDatabase(client.db(dst.name), file);
@@ -129,6 +139,14 @@ describe("backup then restore", () => {
       { title: "Emma", n: 2.5 },
     ]);
     expect((await authenticateBearer(restored, credential)).label).toBe("agent");
+    const [kept] = (await listFiles(restored, principal, page.workspace)).files;
+    const [, wsId = "", name = ""] = /\/files\/([^/]+)\/([^/]+)$/.exec(kept?.url ?? "") ?? [];
+    const served = await findServedFile(restored, async () => principal, wsId, name);
+    const read: Buffer[] = [];
+    for await (const c of served?.chunks() ?? []) read.push(c);
+    expect(Buffer.concat(read).toString("utf8")).toBe("backed-up text ✓\n".repeat(20_000));
+    const threads = (await listComments(restored, principal, { page: "notes" })).threads;
+    expect(threads.map((t) => [t.body, t.anchor.kind, t.replies.map((r) => r.body)])).toEqual([["Keep this?", "quote", ["Yes."]]]);
     expect((await updatePage(restored, principal, { slug: "notes", body_markdown: "after restore" })).version).toBe(4);
   });
 

@@ -161,13 +161,13 @@ export const TOOL_CATALOG = {
   export_workspace: {
     title: "Export a workspace",
     description:
-      "The whole workspace as one zip, base64-encoded: a Markdown file for each page (front matter: title, slug, summary, visibility, version), HTML pages as .html, each table as CSV with a .schema.json, and manifest.json. Owners only. Up to 2 MB; a larger workspace is downloaded from the app's Settings.",
+      "The whole workspace as one zip, base64-encoded: a Markdown file for each page (front matter: title, slug, summary, visibility, version), HTML pages as .html, each table as CSV with a .schema.json, the workspace's files, its comment threads (comments.json), with history: true every kept version of each page, and manifest.json. Owners only. Up to 2 MB; a larger workspace is downloaded from the app's Settings.",
     access: "admin",
   },
   import_workspace: {
     title: "Import into a workspace",
     description:
-      "Adds the pages and tables of a zip (an export, or Markdown files with optional front matter), base64-encoded, up to 2 MB, to a workspace. Owners only. All or nothing: a bad archive (unsafe names, too large, not UTF-8, a bad page or table) is refused with the reason and writes nothing. Slugs already taken get a -2, -3 suffix; the answer lists what came in under which slug.",
+      "Adds the pages, tables, files, comments and page history of a zip (an export, or Markdown files with optional front matter), base64-encoded, up to 2 MB, to a workspace. Owners only. All or nothing: a bad archive (unsafe names, too large, not UTF-8, a bad page, table or file, a file whose bytes do not match its SHA-256) is refused with the reason and writes nothing. Slugs already taken get a -2, -3 suffix; the answer lists what came in under which slug.",
     access: "admin",
   },
   push_image: {

@@ -125,6 +125,41 @@ async function cleanImage(config: Pick<Config, "IMAGE_MAX_DIMENSION">, input: Bu
   }
 }
 
+/**
+ * Bytes a workspace archive brings in, kept as they are so their address (their SHA-256)
+ * stays the same. The type is decided from the bytes as for an upload; an image must decode,
+ * carry no metadata, stand upright, lie within IMAGE_MAX_DIMENSION and have the size the
+ * archive states: what cleanImage leaves. Anything else is refused rather than re-encoded,
+ * which would change its address under the pages that show it.
+ */
+export async function checkArchivedFile(
+  config: Pick<Config, "IMAGE_MAX_DIMENSION">,
+  data: Buffer,
+  stated: { width: number | null; height: number | null },
+): Promise<PreparedFile> {
+  if (data.length === 0) throw new AppError("invalid_request", "The file is empty.");
+  const { fileTypeFromBuffer } = await import("file-type");
+  const mime = (await fileTypeFromBuffer(data))?.mime as string | undefined;
+  const format = mime ? IMAGE_TYPES[mime] : undefined;
+  if (!format) return prepareFile(config, data, { imageOnly: false });
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  try {
+    meta = await sharp(data, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  } catch (err) {
+    throw new AppError("unsupported_media_type", `This image could not be read (${err instanceof Error ? err.message.slice(0, 120) : "unknown error"}).`);
+  }
+  const width = meta.width;
+  const height = meta.pageHeight ?? meta.height;
+  const comments = (meta as { comments?: unknown[] }).comments ?? [];
+  if (meta.exif || meta.xmp || meta.iptc || (meta.orientation ?? 1) !== 1 || comments.length > 0)
+    throw new AppError("unsupported_media_type", "This image carries metadata (EXIF, XMP, IPTC or comments); an export holds none.");
+  if (!width || !height || Math.max(width, height) > config.IMAGE_MAX_DIMENSION)
+    throw new AppError("unsupported_media_type", `This image is larger than ${config.IMAGE_MAX_DIMENSION} pixels a side.`);
+  if (width !== stated.width || height !== stated.height)
+    throw new AppError("unsupported_media_type", `This image is ${width}x${height}, not the ${stated.width ?? "?"}x${stated.height ?? "?"} stated.`);
+  return { data, type: `image/${format}`, ext: format === "jpeg" ? "jpg" : format, width, height };
+}
+
 export function fileIdOf(workspaceId: string, sha256: string): string {
   return `${workspaceId}:${sha256}`;
 }

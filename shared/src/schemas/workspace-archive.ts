@@ -4,7 +4,21 @@ import { SlugSchema } from "./common";
 /** The largest archive that goes through a tool call: base64 makes it a third larger, and the zip is held in memory whole. */
 export const ARCHIVE_TOOL_MAX_BYTES = 2 * 1024 * 1024;
 
-export const ExportWorkspaceInputSchema = z.object({ workspace: SlugSchema }).strict();
+export const ExportWorkspaceInputSchema = z
+  .object({
+    workspace: SlugSchema,
+    history: z
+      .boolean()
+      .optional()
+      .describe("With full history: every kept version of each page as history/<slug>/<version>.md (or .html), with who wrote it and when (default false)"),
+  })
+  .strict();
+
+/** The query of GET /api/workspaces/:slug/export: `?history=1` for full history. */
+export const ExportWorkspaceQuerySchema = z
+  .object({ history: z.enum(["0", "1", "true", "false"]).optional() })
+  .strip()
+  .transform((q) => ({ history: q.history === "1" || q.history === "true" }));
 export const ExportedWorkspaceViewSchema = z.object({
   workspace: z.string(),
   filename: z.string(),
@@ -26,5 +40,8 @@ export const ImportWorkspaceInputSchema = z
 export const ImportedWorkspaceViewSchema = z.object({
   pages: z.array(z.object({ file: z.string(), slug: z.string() })),
   tables: z.array(z.object({ file: z.string(), slug: z.string(), rows: z.number() })),
+  files: z.array(z.object({ file: z.string(), sha256: z.string() })),
+  comments: z.number(),
+  versions: z.number(),
   skipped: z.array(z.string()),
 });

@@ -1,6 +1,7 @@
-// The workspace export and import routes (issue 31 item 3): an owner downloads the zip and
-// uploads it into another workspace; a bad archive is a 400 naming why, with nothing written;
-// a member who is not the owner, and a page from another origin, are refused.
+// The workspace export and import routes (issue 31 item 3): an owner downloads the zip (with
+// ?history=1, every version too) and uploads it into another workspace; a bad archive is a
+// 400 naming why, with nothing written; a member who is not the owner, and a page from
+// another origin, are refused.
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { signIn, startTestServer, trpcData, type Browser, type TestServer } from "../../testing";
@@ -38,6 +39,15 @@ it("downloads the export and imports it into another workspace", async () => {
   expect(body.pages).toEqual([expect.objectContaining({ file: `pages/doc-${source}.md`, slug: `doc-${source}-2` })]);
   const page = await srv.database.c.pages.findOne({ slug: `doc-${source}-2` });
   expect(page?.title).toBe("Doc");
+});
+
+it("with ?history=1 the export carries every version; a history that is not 1 or 0 is a 400", async () => {
+  const res = await owner.request(`/api/workspaces/${source}/export?history=1`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-disposition")).toMatch(new RegExp(`filename="${source}-.*-history\\.zip"`));
+  const zip = Buffer.from(await res.arrayBuffer());
+  expect(zip.toString("latin1")).toContain(`history/doc-${source}/1.md`);
+  expect((await owner.request(`/api/workspaces/${source}/export?history=yes`)).status).toBe(400);
 });
 
 it("answers a bad archive with 400 and its reason, writing nothing", async () => {

@@ -1,11 +1,13 @@
 // GET /api/workspaces/:slug/export and POST /api/workspaces/:slug/import (issue 31): a
-// workspace's pages and tables out as one zip, and a zip (an export, or Markdown files) in.
+// workspace's pages, tables, files and comments (with ?history=1, every kept version of its
+// pages too) out as one zip, and a zip (an export, or Markdown files) in.
 // Owners only, by their session; the rules are the domain's (shared/src/domain/workspace-archive).
 import { pipeline } from "node:stream/promises";
 import { exportWorkspace } from "@atelier/shared/domain/workspace-archive/export-workspace";
 import { importWorkspace } from "@atelier/shared/domain/workspace-archive/import-workspace";
 import { AppError } from "@atelier/shared/errors";
 import { SlugSchema } from "@atelier/shared/schemas/common";
+import { ExportWorkspaceQuerySchema } from "@atelier/shared/schemas/workspace-archive";
 import express, { Router, type Request } from "express";
 import { sessionFromRequest, type Deps } from "../../context";
 
@@ -22,7 +24,9 @@ export function workspaceArchiveRoutes(deps: Deps): Router {
   const r = Router();
   r.get("/api/workspaces/:slug/export", async (req, res) => {
     const { principal } = await sessionFromRequest(deps, req);
-    const out = await exportWorkspace(deps, principal, { workspace: slugOf(req) });
+    const query = ExportWorkspaceQuerySchema.safeParse(req.query);
+    if (!query.success) throw new AppError("invalid_request", "history is 1 or 0.");
+    const out = await exportWorkspace(deps, principal, { workspace: slugOf(req), history: query.data.history });
     res.set({
       "Content-Type": "application/zip",
       "Content-Disposition": `attachment; filename="${out.filename}"`,

@@ -106,6 +106,22 @@ async function store(deps: StoreDeps, ws: WorkspaceDoc, doc: CommentDoc, label: 
   await recordEvent(deps, { workspaceId: ws._id, type: "comment.added", actor: doc.author, target: targetOf(doc, label) }, { counted: true });
 }
 
+/**
+ * Writes a comment a workspace import brings in (workspace-archive/import-workspace.ts), as
+ * any other: its bytes reserved, its event written with it. The import decided its author,
+ * anchor and times (docs/decisions.md, "Workspace export: files, comments and history").
+ */
+export async function storeImportedComment(deps: StoreDeps, ws: WorkspaceDoc, doc: Omit<CommentDoc, "bytes">): Promise<void> {
+  const full: CommentDoc = { ...doc, bytes: bytesOf(doc) };
+  await store(deps, ws, full, await labelOf(deps, full));
+}
+
+/** The anchor of a quote found in `text` (a page's text at `version`), or null. */
+export function quoteAnchorIn(text: string, quote: string, prefix: string, suffix: string, version: number): QuoteAnchor | null {
+  const at = findQuote(text, quote, prefix, suffix);
+  return at ? makeAnchor(text, at.start, at.end, version) : null;
+}
+
 /** Where a quote is in a page's text at a version: as given (exact), or a selection of the rendered text. */
 function anchorIn(text: string, input: AddCommentInput, version: number): QuoteAnchor {
   const quote = input.quote ?? "";

@@ -10,6 +10,9 @@ import { useTRPC } from "../../trpc";
 interface Imported {
   pages: { file: string; slug: string }[];
   tables: { file: string; slug: string; rows: number }[];
+  files: { file: string; sha256: string }[];
+  comments: number;
+  versions: number;
   skipped: string[];
 }
 
@@ -31,6 +34,7 @@ export function ArchiveSection({ workspace }: { workspace: { slug: string; name:
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<State>({ kind: "idle" });
+  const [history, setHistory] = useState(false);
   const hintId = useId();
 
   const upload = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -63,11 +67,18 @@ export function ArchiveSection({ workspace }: { workspace: { slug: string; name:
         Export and import
       </h2>
       <p className="muted" id={hintId}>
-        The export is a zip with a Markdown file for each page, HTML pages as they are, and each table as CSV. Import takes such a zip, or a zip of Markdown
-        files, into this workspace: all of it or, if anything in it is wrong, none of it.
+        The export is a zip with a Markdown file for each page, HTML pages as they are, each table as CSV, the workspace&apos;s files and its comment threads.
+        Import takes such a zip, or a zip of Markdown files, into this workspace: all of it or, if anything in it is wrong, none of it.
       </p>
+      <label className="choice">
+        <input type="checkbox" checked={history} onChange={(e) => setHistory(e.target.checked)} />
+        <span>
+          <strong>With full history</strong>
+          <span className="choice__hint">Every kept version of each page, with who wrote it and when</span>
+        </span>
+      </label>
       <div className="form-actions form-actions--start">
-        <a className="button" href={`/api/workspaces/${encodeURIComponent(workspace.slug)}/export`} download>
+        <a className="button" href={`/api/workspaces/${encodeURIComponent(workspace.slug)}/export${history ? "?history=1" : ""}`} download>
           Download export
         </a>
         <button type="button" className="button" aria-describedby={hintId} disabled={state.kind === "busy"} onClick={() => input.current?.click()}>
@@ -80,7 +91,9 @@ export function ArchiveSection({ workspace }: { workspace: { slug: string; name:
         {state.kind === "done" ? (
           <div className="notice settings__imported">
             <p>
-              Imported {plural(state.result.pages.length, "page")} and {plural(state.result.tables.length, "table")}.
+              Imported {plural(state.result.pages.length, "page")}, {plural(state.result.tables.length, "table")}, {plural(state.result.files.length, "file")}{" "}
+              and {plural(state.result.comments, "comment")}
+              {state.result.versions > 0 ? ` (with ${plural(state.result.versions, "version")} of history)` : ""}.
               {state.result.skipped.length > 0
                 ? ` Left out ${plural(state.result.skipped.length, "file")} that ${state.result.skipped.length === 1 ? "is" : "are"} neither a page nor a table.`
                 : ""}
