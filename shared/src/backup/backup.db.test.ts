@@ -139,7 +139,7 @@ describe("backup then restore", () => {
       { title: "Emma", n: 2.5 },
     ]);
     expect((await authenticateBearer(restored, credential)).label).toBe("agent");
-    const [kept] = (await listFiles(restored, principal, page.workspace)).files;
+    const [kept] = (await listFiles(restored, principal, { workspace: page.workspace })).files;
     const [, wsId = "", name = ""] = /\/files\/([^/]+)\/([^/]+)$/.exec(kept?.url ?? "") ?? [];
     const served = await findServedFile(restored, async () => principal, wsId, name);
     const read: Buffer[] = [];

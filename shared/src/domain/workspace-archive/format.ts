@@ -12,7 +12,7 @@ export const ARCHIVE_FORMAT = "atelier-workspace";
 export const ARCHIVE_FORMAT_VERSION = 2;
 export const COMMENTS_FILE = "comments.json";
 /** What an import accepts: entries, bytes of one entry, bytes in all (zip bombs stop here). */
-export const IMPORT_LIMITS = { entries: 2_000, entryBytes: 2 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 } as const;
+export const IMPORT_LIMITS = { entries: 20_000, entryBytes: 2 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 } as const;
 
 /**
  * `invalid_request` naming the archive; `code` (bad_archive, too_large, not_utf8,

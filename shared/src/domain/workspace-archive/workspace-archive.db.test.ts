@@ -18,6 +18,7 @@ import { listRows } from "../tables/list-rows";
 import { findOrCreateConfirmedUser } from "../users";
 import { exportWorkspace } from "./export-workspace";
 import { importWorkspace } from "./import-workspace";
+import { IMPORT_LIMITS } from "./format";
 
 let database: TestDatabase;
 let deps: TestDeps<TestDatabase>;
@@ -132,7 +133,7 @@ describe("bad archives are refused with nothing written", () => {
     ["not a zip", async () => Buffer.from("hello"), "bad_archive"],
     ["path traversal", traversal, "bad_archive"],
     ["an entry that unpacks past the limit (a zip bomb)", () => zipOf({ "big.md": Buffer.alloc(3 * 1024 * 1024, 0x61) }), "too_large"],
-    ["too many entries", () => zipOf(Object.fromEntries(Array.from({ length: 2_001 }, (_, i) => [`p${i}.md`, "x"]))), "bad_archive"],
+    ["too many entries", () => zipOf(Object.fromEntries(Array.from({ length: IMPORT_LIMITS.entries + 1 }, (_, i) => [`p${i}.md`, "x"]))), "bad_archive"],
     ["bad front matter", () => zipOf({ "ok.md": "# fine", "bad.md": '---\ntitle: "unclosed\n---\nbody' }), "bad_front_matter"],
     ["not UTF-8", () => zipOf({ "ok.md": "# fine", "latin.md": Buffer.from([0x23, 0x20, 0xe9, 0xe8, 0x0a]) }), "not_utf8"],
     ["a CSV without its schema", () => zipOf({ "ok.md": "# fine", "tables/t.csv": "a,b\n1,2\n" }), "bad_table"],
