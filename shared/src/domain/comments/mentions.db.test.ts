@@ -22,7 +22,7 @@ import { agentHandle, listMentionables, mentionedHandles, sendMentionMails } fro
 let database: TestDatabase;
 let deps: TestDeps<TestDatabase>;
 let smtp: SmtpCapture;
-let mailers: Mailer[] = [];
+const mailers: Mailer[] = [];
 let owner: Principal;
 let wsId: string;
 let wsSlug: string;
@@ -143,6 +143,8 @@ describe("mentions", () => {
     advanceClock(DELAY + 1);
     expect(await sendMentionMails(aProcess())).toBe(0);
     expect(await database.c.mentionMails.countDocuments({ userId: bea.user._id })).toBe(0);
+    // The lease is given back once the mail is sent.
+    expect((await database.c.users.findOne({ _id: bea.user._id }))?.mentionMailLeaseUntil ?? null).toBeNull();
     expect(mailsTo(bea.user.email)).toHaveLength(1);
   });
 

@@ -230,7 +230,11 @@ export async function sendMentionMails(deps: Pick<Deps, "database" | "config" | 
       }
       await deps.database.c.mentionMails.deleteMany({ _id: { $in: taken.map((m) => m._id) }, sendId });
     } finally {
-      await deps.database.c.users.updateOne({ _id: userId }, { $set: { mentionMailLeaseUntil: null } });
+      // Only our own lease is given back (a send that overran it may have been taken over).
+      await deps.database.c.users.updateOne(
+        { _id: userId, mentionMailLeaseUntil: user.mentionMailLeaseUntil ?? null },
+        { $set: { mentionMailLeaseUntil: null } },
+      );
     }
   }
   return sent;

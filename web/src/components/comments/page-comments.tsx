@@ -60,6 +60,5 @@ export function useFocusLinkedThread(loaded: boolean, open: (id: string) => void
     const id = /^#comment-(cmt_[\w-]+)$/.exec(window.location.hash)?.[1];
     if (loaded && id) open(id);
     // Once, when the threads first arrive.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded]);
 }
