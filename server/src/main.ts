@@ -3,6 +3,7 @@ import { loadConfigOrExit } from "@atelier/shared/config";
 import { ReadCache } from "@atelier/shared/domain/cache";
 import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
+import { startMentionMailer } from "@atelier/shared/domain/comments/mentions";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
 import { startWebhookWorker } from "@atelier/shared/domain/webhooks/delivery";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
@@ -35,6 +36,8 @@ const webhooks = startWebhookWorker({ database, config, mailer }, 1000, (err) =>
 follower.subscribe((s) => {
   if (s.kind === "workspace") webhooks.kick();
 });
+// Sends mention mails once due (docs/comments.md#mentions); any number of processes may: each person's mail is taken with a lease.
+const mentionMailer = startMentionMailer({ database, config, mailer }, 10_000, (err) => logger.error({ err }, "mention mail pass failed"));
 const sweeper = startSweeper({ database, config, cache }, config.SWEEP_INTERVAL_SECONDS, (err) => logger.error({ err }, "sweep failed"));
 keepAliveLongerThanPeers(server);
 shutdownOnSignals({
@@ -43,6 +46,7 @@ shutdownOnSignals({
   onStopping: endAllStreams,
   onClosed: async () => {
     await sweeper.stop();
+    await mentionMailer.stop();
     await webhooks.stop();
     await follower.stop();
     mailer.close();

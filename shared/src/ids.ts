@@ -1,7 +1,7 @@
 // Id helpers (docs/contract.md#resources-and-identifiers): UUIDs for page ids, random prefixed ids elsewhere.
 import { createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 
-export type IdPrefix = "usr" | "ws" | "col" | "rev" | "row" | "tok" | "reg" | "ses" | "evt" | "prt" | "inv" | "shr" | "otp" | "upl" | "cmt" | "whk";
+export type IdPrefix = "usr" | "ws" | "col" | "rev" | "row" | "tok" | "reg" | "ses" | "evt" | "prt" | "inv" | "shr" | "otp" | "upl" | "cmt" | "whk" | "snd";
 
 /** A random id like `tok_4kP…`: the prefix, then 16 random bytes in base64url (128 bits). */
 export function newId(prefix: IdPrefix): string {

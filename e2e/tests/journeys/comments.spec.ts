@@ -46,14 +46,14 @@ test("a person comments on a passage, an agent rewords it and replies, the comme
     await passage.selectText();
     await passage.dispatchEvent("mouseup");
     const panel = page.getByRole("complementary", { name: "Comments" });
-    await panel.getByRole("textbox", { name: "Comment on this passage" }).fill("Is the first Monday a bank holiday? Say the date.");
+    await panel.getByRole("combobox", { name: "Comment on this passage" }).fill("Is the first Monday a bank holiday? Say the date.");
     await panel.getByRole("button", { name: "Add comment" }).click();
     await expect(panel.getByRole("article", { name: /Comment on “The migration starts/ })).toBeVisible();
     // A second comment, on a passage the agent will delete.
     const doomed = text.getByText("Support answers questions in a dedicated channel.");
     await doomed.selectText();
     await doomed.dispatchEvent("mouseup");
-    await panel.getByRole("textbox", { name: "Comment on this passage" }).fill("Which channel?");
+    await panel.getByRole("combobox", { name: "Comment on this passage" }).fill("Which channel?");
     await panel.getByRole("button", { name: "Add comment" }).click();
     await expect(panel.getByRole("article", { name: /Comment on “Support answers/ })).toBeVisible();
   });

@@ -98,6 +98,9 @@ function corpus(f: Fixture): Record<string, Entry> {
       ],
     },
     "comments.counts": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv]) } },
+    "comments.rowCounts": { ids: true, base: { workspace: f.aws, table: f.atable }, fields: { workspace: ws([f.vpriv]), table } },
+    "comments.workspaceCounts": { ids: false, why: "no input: the caller's own workspaces (checked for disclosure below)" },
+    "comments.mentionables": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv]) } },
     "comments.add": {
       ids: true,
       base: { page: f.apage, body: "x" },
@@ -635,7 +638,7 @@ describe("the abuse corpus over tRPC and the browser routes", () => {
       );
     }
     // The caller's own lists never carry the victim.
-    for (const path of ["me.get", "workspaces.list", "tokens.list"]) {
+    for (const path of ["me.get", "workspaces.list", "tokens.list", "comments.workspaceCounts"]) {
       const res = await attacker.rawQuery(path);
       tally.record(`attacker ${path}`, String(res.status), true, await res.text(), needles, "");
     }

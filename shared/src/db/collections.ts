@@ -11,6 +11,7 @@ import type {
   WebhookDoc,
   CollectionDoc,
   CommentDoc,
+  MentionMailDoc,
   EventDoc,
   FileChunkDoc,
   FileDoc,
@@ -95,6 +96,8 @@ const SCHEMA = {
     doc: {} as CommentDoc,
     indexes: [idx("page", { pageId: 1 }), idx("collection", { collectionId: 1 }), idx("workspace", { workspaceId: 1 }), idx("thread", { threadId: 1 })],
   },
+  // Mention mails not sent yet (docs/comments.md#mentions): found when due, taken per person.
+  mentionMails: { doc: {} as MentionMailDoc, indexes: [idx("due", { dueAt: 1 }), idx("user", { userId: 1 }), idx("workspace", { workspaceId: 1 })] },
   meta: { doc: {} as MetaDoc, indexes: [] },
   // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number);
   // the sweeper looks for incomplete ones (few: those being written or deleted).

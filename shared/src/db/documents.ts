@@ -20,6 +20,11 @@ export interface UserDoc {
   confirmedAt: Date | null;
   defaultWorkspaceId: string | null;
   createdAt: Date;
+  /**
+   * While a process sends this person's mention mail (docs/comments.md#mentions): until when
+   * it holds the send, so two processes never send the same mentions. Absent or null: nobody.
+   */
+  mentionMailLeaseUntil?: Date | null;
 }
 
 export interface SessionDoc {
@@ -481,6 +486,32 @@ export interface CommentDoc {
   resolved: { at: Date; by: Actor } | null;
   /** What it stores (counted in the workspace's usage). */
   bytes: number;
+  /** Who it mentions (docs/comments.md#mentions): members by user id, agents by token id, with the handle used. Absent: none. */
+  mentions?: CommentMention[];
+}
+
+export interface CommentMention {
+  kind: "member" | "agent";
+  /** A member's user id, or an agent's token id. */
+  id: string;
+  handle: string;
+}
+
+/**
+ * A member mentioned in a comment whose mail is not sent yet (docs/comments.md#mentions):
+ * `_id` is the comment's and the person's, so a mention is queued once. Sent (or dropped)
+ * in one mail with the person's other pending mentions once the first is due.
+ */
+export interface MentionMailDoc {
+  _id: string;
+  userId: string;
+  workspaceId: string;
+  commentId: string;
+  at: Date;
+  /** When the mail may go: `at` plus MENTION_MAIL_DELAY_SECONDS. */
+  dueAt: Date;
+  /** The send that took it (null: none yet). */
+  sendId: string | null;
 }
 
 export interface ShareLinkDoc {

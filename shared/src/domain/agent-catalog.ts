@@ -203,13 +203,13 @@ export const TOOL_CATALOG = {
   list_comments: {
     title: "List comments",
     description:
-      "Lists the comment threads on a page (`page`) or a table (`workspace` + `table`, optionally one `row_id`), open ones unless include_resolved, in reading order: each with its replies and, for a comment on a passage, the quote, the version it was made on, and whether it is still attached to the current text (where, and how it reads now) or only on an earlier version. Members and their agents only.",
+      'Lists the comment threads on a page (`page`) or a table (`workspace` + `table`, optionally one `row_id`), open ones unless include_resolved, in reading order: each with its replies and, for a comment on a passage, the quote, the version it was made on, and whether it is still attached to the current text (where, and how it reads now) or only on an earlier version. Each comment lists who it `@mentions` (`me: true` when it is you); `mentioning: "me"` keeps only threads that mention you. Members and their agents only.',
     access: "read",
   },
   add_comment: {
     title: "Add a comment",
     description:
-      "Comments on a passage of a page (`page` + `quote`, the exact text as get_page shows it; add `prefix` or `suffix` when it occurs more than once), on a whole page (`page`), on a table row (`workspace` + `table` + `row_id`), or replies in a thread (`reply_to`). The body is Markdown. Returns the thread.",
+      "Comments on a passage of a page (`page` + `quote`, the exact text as get_page shows it; add `prefix` or `suffix` when it occurs more than once), on a whole page (`page`), on a table row (`workspace` + `table` + `row_id`), or replies in a thread (`reply_to`). The body is Markdown; `@handle` mentions a member (the local part of their address) or an agent of the workspace, and a mentioned member is e-mailed. Returns the thread.",
     access: "write",
   },
   resolve_comment: {

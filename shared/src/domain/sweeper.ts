@@ -94,6 +94,7 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
       "fileChunks",
       "webhooks",
       "webhookDeliveries",
+      "mentionMails",
     ] as const;
     for (const name of byWorkspace) await (database.c[name] as unknown as typeof database.c.pages).deleteMany({ workspaceId: wsId });
     await database.c.changeHeads.deleteOne({ _id: wsId });

@@ -323,6 +323,7 @@ const OWNED_BY_WORKSPACE = [
   "changes",
   "webhooks",
   "webhookDeliveries",
+  "mentionMails",
   "workspaceSlugs",
   "uploads",
   "files",

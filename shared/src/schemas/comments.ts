@@ -62,6 +62,7 @@ export const ListCommentsInputSchema = z
     table: SlugSchema.optional().describe("For a table's comments: the table's slug."),
     row_id: z.string().min(1).max(64).optional().describe("Only this row's comments."),
     include_resolved: z.boolean().optional().describe("Also list resolved threads (default: open ones only)."),
+    mentioning: z.literal("me").optional().describe('Only threads where a comment mentions you ("me": the caller, a person or this agent).'),
   })
   .strict()
   .refine((v) => (v.page !== undefined) !== (v.table !== undefined), { message: "give page, or workspace and table", path: ["page"] })
@@ -111,6 +112,8 @@ export const CommentViewSchema = z.object({
   edited_at: z.string().nullable(),
   /** Whether the reader may edit or delete it (their own). */
   mine: z.boolean(),
+  /** Who it mentions with `@handle`: members of the workspace and its agents (docs/comments.md#mentions). */
+  mentions: z.array(z.object({ kind: z.enum(["member", "agent"]), handle: z.string(), me: z.boolean() })),
 });
 export type CommentView = z.infer<typeof CommentViewSchema>;
 
@@ -132,3 +135,11 @@ export const CommentsViewSchema = z.object({
   resolved: z.number().int(),
 });
 export type CommentsView = z.infer<typeof CommentsViewSchema>;
+
+/** Someone the composer offers after "@" (docs/comments.md#mentions). */
+export const MentionableViewSchema = z.object({ kind: z.enum(["member", "agent"]), handle: z.string(), label: z.string() });
+export type MentionableView = z.infer<typeof MentionableViewSchema>;
+
+export const MentionablesInputSchema = z.object({ workspace: SlugSchema }).strict();
+
+export const RowCommentCountsInputSchema = z.object({ workspace: SlugSchema, table: SlugSchema }).strict();

@@ -36,6 +36,7 @@ function deletedName(state: unknown): string | null {
 export function DashboardScreen({ user }: SignedInScreenProps) {
   const trpc = useTRPC();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const commentCounts = useQuery(trpc.comments.workspaceCounts.queryOptions(undefined, { retry: false }));
   const health = useQuery(trpc.system.health.queryOptions(undefined, { staleTime: 60_000 }));
   const [creating, setCreating] = useState(false);
   // Just deleted in Settings: say it is done, once (the history entry forgets it at once).
@@ -121,6 +122,7 @@ export function DashboardScreen({ user }: SignedInScreenProps) {
                 </span>
                 <span className="workspace-tile__meta">
                   {plural(ws.usage.pages, "page")} · {formatBytes(ws.usage.bytes)} · <TimeAgo iso={ws.created_at} prefix="created " />
+                  {commentCounts.data?.workspaces[ws.slug] ? <> · {plural(commentCounts.data.workspaces[ws.slug] ?? 0, "open comment")}</> : null}
                 </span>
               </Link>
             </li>

@@ -3,8 +3,10 @@
 // version it builds on). Public workspaces show it read-only to visitors; viewers read too.
 // Sort and filters live in the address, so a filtered view can be shared as a link.
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { VisibilityBadge } from "../components/badges";
+import { CommentsPanel } from "../components/comments/comments-panel";
+import { useFocusLinkedThread } from "../components/comments/page-comments";
 import { Breadcrumb } from "../components/breadcrumb";
 import { LoadError } from "../components/load-error";
 import { NotFound } from "../components/not-found";
@@ -25,6 +27,7 @@ import { describeError, isNotFound } from "../lib/errors";
 import { plural } from "../lib/format";
 import { signInHref } from "../lib/safe-next";
 import { activeFilters, serverFilterOf } from "../lib/table/grid-state";
+import { rowLabel } from "../lib/table/row-conflicts";
 import { serverProblems } from "../lib/table/server-problems";
 import { useAnnouncer } from "../lib/use-announcer";
 import { useTRPC } from "../trpc";
@@ -37,7 +40,7 @@ export function TableScreen({ user, params }: PublicScreenProps) {
   const trpc = useTRPC();
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
   const { query: tablesQuery, tables } = useTables(slug);
-  const { search, grid, setGrid, setFilters, addOnOpen } = useGridSearch();
+  const { search, setSearch, grid, setGrid, setFilters, addOnOpen } = useGridSearch();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [adding, setAdding] = useState(addOnOpen);
   const [history, setHistory] = useState<HistoryTarget | null>(null);
@@ -55,6 +58,21 @@ export function TableScreen({ user, params }: PublicScreenProps) {
   const sort = grid.sort && columns.some((c) => c.name === grid.sort?.column) ? grid.sort : null;
   const filterOk = Object.keys(filterProblems).length === 0;
   const rows = useRows(slug, tableSlug, { filter, sort }, { enabled: listed !== null && filterOk, live: true });
+  // Comments on a row (members only, docs/comments.md#who-sees-and-writes-them): the row in `?comments=<row id>`.
+  const commentsRow = search.get("comments");
+  const rowCounts = useQuery(
+    trpc.comments.rowCounts.queryOptions({ workspace: slug, table: tableSlug }, { enabled: isMember && listed !== null, retry: false }),
+  );
+  const setCommentsRow = (rowId: string | null) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (rowId) next.set("comments", rowId);
+        else next.delete("comments");
+        return next;
+      },
+      { replace: true },
+    );
 
   if (workspace.isPending || tablesQuery.isPending) return <PageSkeleton kind="table" label="Opening the table…" />;
   const loadError = workspace.error ?? tablesQuery.error;
@@ -190,6 +208,8 @@ export function TableScreen({ user, params }: PublicScreenProps) {
           newRowDefaults={newRowDefaults}
           onHistory={(row, name) => setHistory({ rowId: row.row_id, name })}
           onDelete={(row, name) => setDeleting({ row, name })}
+          commentCounts={isMember ? (rowCounts.data?.rows ?? {}) : null}
+          onComments={(row) => setCommentsRow(row.row_id)}
           busy={rows.isFetching && !rows.isFetchingNextPage}
           filtered={filtered}
           onClearFilters={() => setFilters({})}
@@ -209,6 +229,20 @@ export function TableScreen({ user, params }: PublicScreenProps) {
         />
       ) : null}
 
+      {isMember && commentsRow ? (
+        <RowComments
+          workspace={slug}
+          table={tableSlug}
+          rowId={commentsRow}
+          name={rowLabel(table.columns, allRows.find((r) => r.row_id === commentsRow)?.values ?? {}, "this row")}
+          directory={directory}
+          onClose={() => {
+            setCommentsRow(null);
+            window.setTimeout(() => document.querySelector<HTMLElement>(`[data-row-id="${CSS.escape(commentsRow)}"] [data-action="comments"]`)?.focus(), 0);
+          }}
+        />
+      ) : null}
+
       <RowHistoryDialog
         workspace={slug}
         collection={tableSlug}
@@ -225,6 +259,52 @@ export function TableScreen({ user, params }: PublicScreenProps) {
         directory={directory}
         onClose={() => setDeleting(null)}
         announce={announce}
+      />
+    </div>
+  );
+}
+
+/** A row's comment threads in a side sheet over the grid (a sheet from below on phones); Escape closes it. */
+function RowComments({
+  workspace,
+  table,
+  rowId,
+  name,
+  directory,
+  onClose,
+}: {
+  workspace: string;
+  table: string;
+  rowId: string;
+  name: string;
+  directory: ReturnType<typeof useDirectory>;
+  onClose: () => void;
+}) {
+  const [active, setActive] = useState<string | null>(null);
+  const sheet = useRef<HTMLDivElement>(null);
+  const trpc = useTRPC();
+  const threads = useQuery(trpc.comments.list.queryOptions({ workspace, table, row_id: rowId, include_resolved: true }));
+  useEffect(() => {
+    if (!window.location.hash) sheet.current?.querySelector<HTMLElement>("textarea")?.focus();
+  }, [rowId]);
+  useFocusLinkedThread(threads.isSuccess, (id) => {
+    setActive(id);
+    document.querySelector<HTMLElement>(`[data-thread="${CSS.escape(id)}"]`)?.focus();
+  });
+  return (
+    <div
+      ref={sheet}
+      className="row-comments-sheet"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && !e.defaultPrevented) onClose();
+      }}
+    >
+      <CommentsPanel
+        target={{ kind: "row", workspace, table, rowId, name }}
+        directory={directory}
+        active={active}
+        onFocusThread={setActive}
+        onClose={onClose}
       />
     </div>
   );

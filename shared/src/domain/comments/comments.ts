@@ -9,7 +9,7 @@
 // its event count against the workspace's cap, reserved before it is written.
 // Longer than 300 lines on purpose: adding, listing with re-anchoring, and the changes of a
 // thread share their access, limits and views, which would otherwise be repeated.
-import type { CommentDoc, PageDoc, WorkspaceDoc } from "../../db/index";
+import type { CommentDoc, CommentMention, PageDoc, WorkspaceDoc } from "../../db/index";
 import { AppError, invalidField } from "../../errors";
 import { newId, revisionId } from "../../ids";
 import { utf8Bytes } from "../../schemas/cells";
@@ -33,6 +33,7 @@ import { readablePage } from "../pages/page-store";
 import { textOf } from "../pages/version-diff";
 import { findWorkspace, findWorkspaceBySlug, readableWorkspace } from "../workspaces";
 import { findQuote, makeAnchor, reanchor, type QuoteAnchor } from "./anchor";
+import { queueMentionMails, resolveMentions } from "./mentions";
 import { locateSelection } from "./plain-text";
 
 /** At most this many comments (with replies) on one page or one table. */
@@ -96,6 +97,8 @@ async function assertRoom(deps: StoreDeps, filter: Record<string, unknown>, max:
 
 /** Stores a new comment: its bytes and its event reserved first, the event written with it. */
 async function store(deps: StoreDeps, ws: WorkspaceDoc, doc: CommentDoc, label: string): Promise<void> {
+  const mentions = await resolveMentions(deps, ws, doc.body);
+  if (mentions.length > 0) doc.mentions = mentions;
   await reserveUsage(deps, ws, { pages: 0, bytes: doc.bytes + EVENT_BYTES });
   try {
     await deps.database.c.comments.insertOne(doc);
@@ -104,6 +107,7 @@ async function store(deps: StoreDeps, ws: WorkspaceDoc, doc: CommentDoc, label: 
     throw err;
   }
   await recordEvent(deps, { workspaceId: ws._id, type: "comment.added", actor: doc.author, target: targetOf(doc, label) }, { counted: true });
+  await queueMentionMails(deps, doc);
 }
 
 /**
@@ -241,7 +245,15 @@ function commentView(c: CommentDoc, principal: Principal, reader: Reader): Comme
     created_at: c.createdAt.toISOString(),
     edited_at: c.editedAt ? c.editedAt.toISOString() : null,
     mine: !deleted && isMine(principal, c),
+    mentions: deleted ? [] : (c.mentions ?? []).map((m) => ({ kind: m.kind, handle: m.handle, me: mentionsMe(principal, m) })),
   };
+}
+
+/** Whether a mention names the reader: a person by their account, an agent by its token. */
+function mentionsMe(principal: Principal, m: CommentMention): boolean {
+  if (principal.kind === "user") return m.kind === "member" && m.id === principal.user._id;
+  if (principal.kind === "token") return m.kind === "agent" && m.id === principal.token._id;
+  return false;
 }
 
 interface Placed {
@@ -329,7 +341,9 @@ export async function listComments(deps: StoreDeps, principal: Principal, input:
     .toArray();
   const all = await threadViews(deps, principal, ws, docs, page);
   // A thread whose first comment is deleted and has no replies left is gone.
-  const live = all.filter((t) => !t.deleted || t.replies.some((r) => !r.deleted));
+  const live = all
+    .filter((t) => !t.deleted || t.replies.some((r) => !r.deleted))
+    .filter((t) => input.mentioning !== "me" || [t, ...t.replies].some((c) => c.mentions.some((m) => m.me)));
   const resolved = live.filter((t) => t.resolved).length;
   return {
     threads: input.include_resolved ? live : live.filter((t) => !t.resolved),
@@ -365,9 +379,10 @@ export async function editComment(deps: StoreDeps, principal: Principal, input: 
   const bytes = bytesOf({ ...comment, body: input.body });
   const grow = bytes - comment.bytes + EVENT_BYTES;
   await reserveUsage(deps, ws, { pages: 0, bytes: grow });
+  const mentions = await resolveMentions(deps, ws, input.body);
   const r = await deps.database.c.comments.updateOne(
     { _id: comment._id, body: comment.body, deletedAt: null },
-    { $set: { body: input.body, bytes, editedAt: now() } },
+    { $set: { body: input.body, bytes, editedAt: now(), mentions } },
   );
   if (r.modifiedCount !== 1) {
     await releaseUsage(deps, ws._id, { pages: 0, bytes: grow });
@@ -378,6 +393,8 @@ export async function editComment(deps: StoreDeps, principal: Principal, input: 
     { workspaceId: ws._id, type: "comment.edited", actor: actorOf(principal), target: targetOf(root, await labelOf(deps, root)) },
     { counted: true },
   );
+  // Only those it did not mention before get a mail.
+  await queueMentionMails(deps, { ...comment, body: input.body, mentions }, comment.mentions ?? []);
   return oneThread(deps, principal, ws, root._id);
 }
 
@@ -425,4 +442,42 @@ export async function openCommentCountsBySlug(deps: StoreDeps, principal: Princi
   if (byPage.size === 0) return { pages: {} };
   const pages = await deps.database.c.pages.find({ _id: { $in: [...byPage.keys()] } }, { projection: { slug: 1 } }).toArray();
   return { pages: Object.fromEntries(pages.map((p) => [p.slug, byPage.get(p._id) ?? 0])) };
+}
+
+/** Open comment threads per row of a table, for the grid's markers (insiders only; others get none). */
+export async function openCommentCountsByRow(
+  deps: StoreDeps,
+  principal: Principal,
+  workspace: string,
+  table: string,
+): Promise<{ rows: Record<string, number> }> {
+  const ws = await readableWorkspace(deps, principal, workspace);
+  if (!mayComment(principal, ws, "read")) return { rows: {} };
+  const found = await deps.database.c.collections.findOne({ workspaceId: ws._id, slug: table }, { projection: { _id: 1, kind: 1 } });
+  if (!found || found.kind !== "table") throw new AppError("not_found", `No table "${table}" in this workspace.`);
+  const rows: Record<string, number> = {};
+  for await (const c of deps.database.c.comments.find({ collectionId: found._id, resolved: null }, { projection: { rowId: 1, deletedAt: 1, threadId: 1 } })) {
+    if (c.rowId && !c.deletedAt && c.threadId === c._id) rows[c.rowId] = (rows[c.rowId] ?? 0) + 1;
+  }
+  return { rows };
+}
+
+/** Open comment threads per workspace the person belongs to, by slug, for the dashboard's cards (members only). */
+export async function openCommentCountsByWorkspace(deps: StoreDeps, principal: Principal): Promise<{ workspaces: Record<string, number> }> {
+  if (principal.kind !== "user") return { workspaces: {} };
+  const mine = await deps.database.c.workspaces
+    .find({ "members.userId": principal.user._id }, { projection: { _id: 1, slug: 1 } })
+    .limit(1000)
+    .toArray();
+  const slugOf = new Map(mine.map((w) => [w._id, w.slug]));
+  const out: Record<string, number> = {};
+  if (mine.length === 0) return { workspaces: out };
+  for await (const c of deps.database.c.comments.find(
+    { workspaceId: { $in: [...slugOf.keys()] }, resolved: null },
+    { projection: { workspaceId: 1, deletedAt: 1, threadId: 1 } },
+  )) {
+    const slug = slugOf.get(c.workspaceId);
+    if (slug && !c.deletedAt && c.threadId === c._id) out[slug] = (out[slug] ?? 0) + 1;
+  }
+  return { workspaces: out };
 }

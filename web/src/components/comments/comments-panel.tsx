@@ -1,14 +1,16 @@
 // A page's comment threads beside it (a sheet under the page on phones), in reading order:
 // whole-page threads, then passages where they are now, then those on an earlier version
-// (their quote and version kept). Reply, resolve, reopen; resolved threads fold away.
+// (their quote and version kept); or a table row's threads. Reply, resolve, reopen, edit and
+// delete one's own; "@" offers the workspace's members and agents; resolved threads fold away.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import { describeError } from "../../lib/errors";
 import { type RouterOutputs, useTRPC } from "../../trpc";
 import { ActorName } from "../actor-name";
 import { QueryFallback } from "../load-error";
 import { TimeAgo } from "../time-ago";
+import { MentionTextarea } from "./mention-textarea";
 import "./comments.css";
 
 export type Thread = RouterOutputs["comments"]["list"]["threads"][number];
@@ -22,31 +24,55 @@ export interface Selection {
   version: number;
 }
 
-function useCommentActions(pageSlug: string) {
+/** What the threads are on: a page, or one row of a table. */
+export type CommentTarget = { kind: "page"; workspace: string; page: string } | { kind: "row"; workspace: string; table: string; rowId: string; name: string };
+
+function listInput(target: CommentTarget) {
+  return target.kind === "page"
+    ? { page: target.page, include_resolved: true }
+    : { workspace: target.workspace, table: target.table, row_id: target.rowId, include_resolved: true };
+}
+
+function useCommentActions(target: CommentTarget) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.comments.list.queryKey({ page: pageSlug, include_resolved: true }) });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.comments.list.queryKey(listInput(target)) }),
+      target.kind === "row" ? queryClient.invalidateQueries({ queryKey: trpc.comments.rowCounts.queryKey() }) : null,
+    ]);
   return {
     add: useMutation(trpc.comments.add.mutationOptions({ onSuccess: refresh })),
     resolve: useMutation(trpc.comments.resolve.mutationOptions({ onSuccess: refresh })),
+    edit: useMutation(trpc.comments.edit.mutationOptions({ onSuccess: refresh })),
     remove: useMutation(trpc.comments.delete.mutationOptions({ onSuccess: refresh })),
   };
 }
 
 function CommentForm({
+  workspace,
   label,
   action,
   submit,
   pending,
   onCancel,
+  initial = "",
+  autoFocus = false,
 }: {
+  workspace: string;
   label: string;
   action: string;
   submit: (body: string) => Promise<unknown>;
   pending: boolean;
   onCancel?: () => void;
+  initial?: string;
+  autoFocus?: boolean;
 }) {
-  const [body, setBody] = useState("");
+  const [body, setBody] = useState(initial);
+  const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus) area.current?.focus();
+  }, [autoFocus]);
   const [error, setError] = useState<string | null>(null);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -59,10 +85,7 @@ function CommentForm({
   };
   return (
     <form className="comment-form" onSubmit={onSubmit}>
-      <label className="comment-form__label">
-        <span className="visually-hidden">{label}</span>
-        <textarea value={body} onChange={(e) => setBody(e.target.value)} rows={2} placeholder={label} maxLength={10_000} aria-label={label} />
-      </label>
+      <MentionTextarea workspace={workspace} value={body} onChange={setBody} label={label} textareaRef={area} onEscape={onCancel} />
       {error ? (
         <p className="comment-form__error" role="alert">
           {error}
@@ -82,7 +105,27 @@ function CommentForm({
   );
 }
 
-function CommentItem({ c, directory, onDelete }: { c: Reply; directory: Directory; onDelete: () => void }) {
+function CommentItem({
+  c,
+  workspace,
+  directory,
+  onDelete,
+  onSave,
+  saving,
+}: {
+  c: Reply;
+  workspace: string;
+  directory: Directory;
+  onDelete: () => void;
+  onSave: (body: string) => Promise<unknown>;
+  saving: boolean;
+}) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const stopEditing = () => {
+    setEditing(false);
+    window.requestAnimationFrame(() => editButton.current?.focus());
+  };
   return (
     <div className="comment">
       <div className="comment__meta">
@@ -92,14 +135,33 @@ function CommentItem({ c, directory, onDelete }: { c: Reply; directory: Director
       </div>
       {c.deleted ? (
         <p className="comment__deleted">Comment deleted</p>
+      ) : editing ? (
+        <CommentForm
+          workspace={workspace}
+          label="Edit your comment"
+          action="Save"
+          initial={c.body}
+          autoFocus
+          pending={saving}
+          onCancel={stopEditing}
+          submit={async (body) => {
+            await onSave(body);
+            stopEditing();
+          }}
+        />
       ) : (
         // Safe: the server renders comment Markdown through the same sanitiser as pages.
         <div className="comment__body" dangerouslySetInnerHTML={{ __html: c.body_html }} />
       )}
-      {c.mine ? (
-        <button type="button" className="button button--small button--quiet comment__delete" onClick={onDelete}>
-          Delete
-        </button>
+      {c.mine && !editing ? (
+        <div className="comment__own">
+          <button ref={editButton} type="button" className="button button--small button--quiet" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          <button type="button" className="button button--small button--quiet comment__delete" onClick={onDelete}>
+            Delete
+          </button>
+        </div>
       ) : null}
     </div>
   );
@@ -107,24 +169,36 @@ function CommentItem({ c, directory, onDelete }: { c: Reply; directory: Director
 
 function ThreadCard({
   thread,
-  pageSlug,
+  target,
   directory,
   active,
   onFocus,
 }: {
   thread: Thread;
-  pageSlug: string;
+  target: CommentTarget;
   directory: Directory;
   active: boolean;
   onFocus: (id: string) => void;
 }) {
-  const { add, resolve, remove } = useCommentActions(pageSlug);
+  const { add, resolve, edit, remove } = useCommentActions(target);
   const a = thread.anchor;
+  const item = (c: Reply) => (
+    <CommentItem
+      key={c.comment_id}
+      c={c}
+      workspace={target.workspace}
+      directory={directory}
+      onDelete={() => remove.mutate({ comment_id: c.comment_id })}
+      onSave={(body) => edit.mutateAsync({ comment_id: c.comment_id, body })}
+      saving={edit.isPending}
+    />
+  );
   return (
     <article
       className={`thread ${active ? "thread--active" : ""} ${thread.resolved ? "thread--resolved" : ""}`}
-      aria-label={a.kind === "quote" ? `Comment on “${a.quote.slice(0, 60)}”` : "Comment on the page"}
+      aria-label={a.kind === "quote" ? `Comment on “${a.quote.slice(0, 60)}”` : a.kind === "row" ? "Comment on the row" : "Comment on the page"}
       data-thread={thread.comment_id}
+      id={`comment-${thread.comment_id}`}
       tabIndex={-1}
       onFocus={() => onFocus(thread.comment_id)}
     >
@@ -136,12 +210,16 @@ function ThreadCard({
       ) : a.kind === "page" ? (
         <p className="thread__target">On the whole page</p>
       ) : null}
-      <CommentItem c={thread} directory={directory} onDelete={() => remove.mutate({ comment_id: thread.comment_id })} />
-      {thread.replies.map((r) => (
-        <CommentItem key={r.comment_id} c={r} directory={directory} onDelete={() => remove.mutate({ comment_id: r.comment_id })} />
-      ))}
+      {item(thread)}
+      {thread.replies.map(item)}
       {!thread.resolved ? (
-        <CommentForm label="Reply" action="Reply" pending={add.isPending} submit={(body) => add.mutateAsync({ reply_to: thread.comment_id, body })} />
+        <CommentForm
+          workspace={target.workspace}
+          label="Reply"
+          action="Reply"
+          pending={add.isPending}
+          submit={(body) => add.mutateAsync({ reply_to: thread.comment_id, body })}
+        />
       ) : null}
       <div className="thread__actions">
         <button
@@ -157,37 +235,38 @@ function ThreadCard({
   );
 }
 
-export function useThreads(pageSlug: string) {
+export function useThreads(target: CommentTarget) {
   const trpc = useTRPC();
-  return useQuery(trpc.comments.list.queryOptions({ page: pageSlug, include_resolved: true }, { refetchInterval: 15_000 }));
+  return useQuery(trpc.comments.list.queryOptions(listInput(target), { refetchInterval: 15_000 }));
 }
 
 export function CommentsPanel({
-  pageSlug,
+  target,
   directory,
-  selection,
-  onSelectionDone,
+  selection = null,
+  onSelectionDone = () => {},
   active,
   onFocusThread,
   onClose,
 }: {
-  pageSlug: string;
+  target: CommentTarget;
   directory: Directory;
-  selection: Selection | null;
-  onSelectionDone: () => void;
+  selection?: Selection | null;
+  onSelectionDone?: () => void;
   active: string | null;
   onFocusThread: (id: string) => void;
   onClose: () => void;
 }) {
-  const threads = useThreads(pageSlug);
-  const { add } = useCommentActions(pageSlug);
+  const threads = useThreads(target);
+  const { add } = useCommentActions(target);
+  const pageSlug = target.kind === "page" ? target.page : "";
   const open = threads.data?.threads.filter((t) => !t.resolved) ?? [];
   const resolved = threads.data?.threads.filter((t) => t.resolved) ?? [];
   return (
-    <aside className="comments" aria-labelledby="comments-title">
+    <aside className={`comments ${target.kind === "row" ? "comments--row" : ""}`} aria-labelledby="comments-title">
       <div className="comments__head">
         <h2 id="comments-title" className="section-title">
-          Comments
+          {target.kind === "row" ? `Comments on “${target.name}”` : "Comments"}
         </h2>
         <button type="button" className="button button--small button--quiet" onClick={onClose} aria-label="Close comments">
           Close
@@ -197,6 +276,7 @@ export function CommentsPanel({
         <div className="comments__new">
           <blockquote className="thread__quote">{selection.quote}</blockquote>
           <CommentForm
+            workspace={target.workspace}
             label="Comment on this passage"
             action="Add comment"
             pending={add.isPending}
@@ -207,16 +287,27 @@ export function CommentsPanel({
             }}
           />
         </div>
-      ) : (
+      ) : target.kind === "page" ? (
         <p className="comments__hint">Select text in the page to comment on it, or comment on the whole page:</p>
-      )}
+      ) : null}
       {!selection ? (
-        <CommentForm
-          label="Comment on the page"
-          action="Comment on the page"
-          pending={add.isPending}
-          submit={(body) => add.mutateAsync({ page: pageSlug, body })}
-        />
+        target.kind === "page" ? (
+          <CommentForm
+            workspace={target.workspace}
+            label="Comment on the page"
+            action="Comment on the page"
+            pending={add.isPending}
+            submit={(body) => add.mutateAsync({ page: pageSlug, body })}
+          />
+        ) : (
+          <CommentForm
+            workspace={target.workspace}
+            label="Comment on this row"
+            action="Comment on the row"
+            pending={add.isPending}
+            submit={(body) => add.mutateAsync({ workspace: target.workspace, table: target.table, row_id: target.rowId, body })}
+          />
+        )
       ) : null}
       {!threads.isSuccess ? (
         <QueryFallback query={threads} loading="Loading comments…" what="The comments" />
@@ -226,7 +317,7 @@ export function CommentsPanel({
           <div className="comments__list" role="list" aria-label="Open comments, in reading order">
             {open.map((t) => (
               <div role="listitem" key={t.comment_id}>
-                <ThreadCard thread={t} pageSlug={pageSlug} directory={directory} active={active === t.comment_id} onFocus={onFocusThread} />
+                <ThreadCard thread={t} target={target} directory={directory} active={active === t.comment_id} onFocus={onFocusThread} />
               </div>
             ))}
           </div>
@@ -236,7 +327,7 @@ export function CommentsPanel({
                 {resolved.length} resolved {resolved.length === 1 ? "thread" : "threads"}
               </summary>
               {resolved.map((t) => (
-                <ThreadCard key={t.comment_id} thread={t} pageSlug={pageSlug} directory={directory} active={false} onFocus={onFocusThread} />
+                <ThreadCard key={t.comment_id} thread={t} target={target} directory={directory} active={false} onFocus={onFocusThread} />
               ))}
             </details>
           ) : null}

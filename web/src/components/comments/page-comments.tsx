@@ -1,10 +1,10 @@
 // The page view's comments mode: the page's text to select from, with its commented passages
 // highlighted, beside the threads. What page.tsx mounts when `?comments=1`.
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import type { Directory } from "../../lib/actors";
 import type { RouterOutputs } from "../../trpc";
 import { PageLoading } from "../page-state";
-import { CommentsPanel, type Selection, useThreads } from "./comments-panel";
+import { type CommentTarget, CommentsPanel, type Selection, useThreads } from "./comments-panel";
 
 const CommentableBody = lazy(() => import("./commentable-body"));
 
@@ -17,7 +17,8 @@ export function commentableText(page: PageView): string | null {
 }
 
 export function PageComments({ page, directory, onClose }: { page: PageView; directory: Directory; onClose: () => void }) {
-  const threads = useThreads(page.slug);
+  const target: CommentTarget = { kind: "page", workspace: page.workspace, page: page.slug };
+  const threads = useThreads(target);
   const [selection, setSelection] = useState<Selection | null>(null);
   const [active, setActive] = useState<string | null>(null);
   const text = commentableText(page);
@@ -25,6 +26,7 @@ export function PageComments({ page, directory, onClose }: { page: PageView; dir
     setActive(id);
     document.querySelector<HTMLElement>(`[data-thread="${CSS.escape(id)}"]`)?.focus();
   };
+  useFocusLinkedThread(threads.isSuccess, openThread);
   return (
     <>
       <div className="page-screen__main">
@@ -37,7 +39,7 @@ export function PageComments({ page, directory, onClose }: { page: PageView; dir
         )}
       </div>
       <CommentsPanel
-        pageSlug={page.slug}
+        target={target}
         directory={directory}
         selection={selection}
         onSelectionDone={() => {
@@ -50,4 +52,13 @@ export function PageComments({ page, directory, onClose }: { page: PageView; dir
       />
     </>
   );
+}
+
+/** A link to a thread (`#comment-<id>`, as mention mails give) focuses it once the threads are there. */
+export function useFocusLinkedThread(loaded: boolean, open: (id: string) => void): void {
+  useEffect(() => {
+    const id = /^#comment-(cmt_[\w-]+)$/.exec(window.location.hash)?.[1];
+    if (loaded && id) open(id);
+    // Once, when the threads first arrive.
+  }, [loaded]);
 }

@@ -8,6 +8,8 @@ import { type After, CellEditor, type CellEdit, CheckCell } from "./grid-cell";
 import type { GridCellModel } from "./grid-model";
 import { IconButton } from "./icon-button";
 
+const COMMENT_ICON = "M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z";
+
 /**
  * One row as it reads: its typed cells (each focusable, edited in place on double-click,
  * Enter or typing; checkboxes ticked directly), who last changed it and when, and its actions.
@@ -35,6 +37,8 @@ export function GridRow({
   onEdit,
   onHistory,
   onDelete,
+  commentCount,
+  onComments,
 }: {
   row: Row;
   cells: GridCellModel[];
@@ -64,6 +68,9 @@ export function GridRow({
   onEdit: (focus?: string) => void;
   onHistory: () => void;
   onDelete: () => void;
+  /** Open comment threads on the row (null: comments are not shown to this reader). */
+  commentCount: number | null;
+  onComments: () => void;
 }) {
   return (
     <tr data-row-id={row.row_id} className={`grid-row ${saved ? "grid-row--saved" : ""} ${editingThis ? "grid-row--current" : ""}`}>
@@ -127,6 +134,25 @@ export function GridRow({
               disabled={editingAny}
               title={editingAny && !editingThis ? "Finish editing the other row first" : "Edit the whole row as a form"}
             />
+          ) : null}
+          {commentCount !== null ? (
+            <button
+              type="button"
+              data-action="comments"
+              className={`icon-button row-comments ${commentCount > 0 ? "row-comments--open" : ""}`}
+              onClick={onComments}
+              title={commentCount > 0 ? `${commentCount} open ${commentCount === 1 ? "comment" : "comments"}` : "Comment on this row"}
+            >
+              <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+                <path d={COMMENT_ICON} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              {commentCount > 0 ? (
+                <span className="row-comments__count" aria-hidden="true">
+                  {commentCount}
+                </span>
+              ) : null}
+              <span className="sr-only">{commentCount > 0 ? `Comments on “${name}”: ${commentCount} open` : `Comments on “${name}”`}</span>
+            </button>
           ) : null}
           <IconButton icon="history" label={`History of “${name}”`} onClick={onHistory} title="History" />
           {canWrite ? <IconButton icon="delete" label={`Delete “${name}”`} onClick={onDelete} disabled={editingThis} title="Delete" danger /> : null}

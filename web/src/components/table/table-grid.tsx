@@ -50,6 +50,8 @@ export function TableGrid({
   onAddingDone,
   onHistory,
   onDelete,
+  commentCounts = null,
+  onComments,
   busy,
   filtered,
   onClearFilters,
@@ -69,6 +71,9 @@ export function TableGrid({
   onAddingDone: () => void;
   onHistory: (row: Row, name: string) => void;
   onDelete: (row: Row, name: string) => void;
+  /** Open comment threads per row id, for members (null: comments are not shown). */
+  commentCounts?: Record<string, number> | null;
+  onComments?: (row: Row, name: string) => void;
   /** A new sort or filter is loading. */
   busy: boolean;
   filtered: boolean;
@@ -357,6 +362,8 @@ export function TableGrid({
                   onEdit={(focus) => startEditing(row, focus)}
                   onHistory={() => onHistory(row, name)}
                   onDelete={() => onDelete(row, name)}
+                  commentCount={commentCounts ? (commentCounts[row.row_id] ?? 0) : null}
+                  onComments={() => onComments?.(row, name)}
                 />
               );
               if (!isEditing || !editing) return <Fragment key={row.row_id}>{display}</Fragment>;

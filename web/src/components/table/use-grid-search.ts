@@ -25,5 +25,5 @@ export function useGridSearch() {
 
   const setGrid = (next: GridState) => setSearch((prev) => searchOf(prev, next), { replace: true });
   const setFilters = (filters: FilterState) => setGrid({ ...grid, filters });
-  return { search, grid, setGrid, setFilters, addOnOpen };
+  return { search, setSearch, grid, setGrid, setFilters, addOnOpen };
 }
