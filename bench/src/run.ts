@@ -14,6 +14,7 @@
 //   pnpm bench storage --docs 100,10000 without the 100,000-document case
 //   pnpm bench backup --pages 10000     pnpm backup and pnpm restore of 10,000 pages (default 100,000)
 //   pnpm bench live --subscribers 100 --idle 1000 --changes 30   the live streams' fan-out and memory
+//   pnpm bench search                   search over 100,000 pages (BENCH_SEARCH_PAGES=10000 for fewer; BENCH_SEARCH_QUERIES per set, 200)
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,6 +31,7 @@ import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
 import { backupBench, formatBackup } from "./backup";
+import { formatSearch, searchBench } from "./search";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
 
@@ -184,6 +186,14 @@ const BENCHMARKS = {
   backup: async () => {
     const result = await backupBench({ pages: Math.max(1, positiveInt("pages", values.pages)), log });
     return { result, text: formatBackup(result) };
+  },
+  search: async () => {
+    const result = await searchBench({
+      pages: Math.max(100, positiveInt("BENCH_SEARCH_PAGES", process.env.BENCH_SEARCH_PAGES ?? "100000")),
+      queries: Math.max(10, positiveInt("BENCH_SEARCH_QUERIES", process.env.BENCH_SEARCH_QUERIES ?? "200")),
+      log,
+    });
+    return { result, text: formatSearch(result) };
   },
   live: async () => {
     const result = await liveBench({

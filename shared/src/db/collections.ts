@@ -16,6 +16,8 @@ import type {
   FileDoc,
   LoginCodeDoc,
   MetaDoc,
+  SearchDocDoc,
+  SearchTermDoc,
   OAuthRecordDoc,
   PageDoc,
   RateLimitDoc,
@@ -96,6 +98,9 @@ const SCHEMA = {
     indexes: [idx("page", { pageId: 1 }), idx("collection", { collectionId: 1 }), idx("workspace", { workspaceId: 1 }), idx("thread", { threadId: 1 })],
   },
   meta: { doc: {} as MetaDoc, indexes: [] },
+  // Search (domain/search-index.ts): read by `_id` only; the workspace index serves its delete on MongoDB.
+  searchTerms: { doc: {} as SearchTermDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  searchDocs: { doc: {} as SearchDocDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
   // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number).
   files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
   fileChunks: { doc: {} as FileChunkDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
