@@ -18,6 +18,7 @@
 //   pnpm bench writes                   the writes through the MCP SDK client, with the SDK and driver floors
 //                                       (sizes by env: WRITES_SECONDS, WRITES_CONNECTIONS, WRITES_ROWS,
 //                                       WRITES_OTHER_ROWS, WRITES_GROWTH_PAGES)
+//   pnpm bench search                   search over 100,000 pages (BENCH_SEARCH_PAGES=10000 for fewer; BENCH_SEARCH_QUERIES per set, 200)
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -35,6 +36,7 @@ import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
 import { backupBench, formatBackup } from "./backup";
 import { formatWrites, writesBench } from "./writes";
+import { formatSearch, searchBench } from "./search";
 
 const RESULTS_DIR = path.join(REPO_ROOT, "bench/results");
 
@@ -189,6 +191,14 @@ const BENCHMARKS = {
   backup: async () => {
     const result = await backupBench({ pages: Math.max(1, positiveInt("pages", values.pages)), log });
     return { result, text: formatBackup(result) };
+  },
+  search: async () => {
+    const result = await searchBench({
+      pages: Math.max(100, positiveInt("BENCH_SEARCH_PAGES", process.env.BENCH_SEARCH_PAGES ?? "100000")),
+      queries: Math.max(10, positiveInt("BENCH_SEARCH_QUERIES", process.env.BENCH_SEARCH_QUERIES ?? "200")),
+      log,
+    });
+    return { result, text: formatSearch(result) };
   },
   live: async () => {
     const result = await liveBench({

@@ -1,6 +1,7 @@
 // Finding your way (issue 27 item 4), through nginx in Chromium: the sidebar lists what was
 // opened lately and every workspace with its pages and tables, marks where you are, hides and
-// comes back on a wide screen; ⌘K / Ctrl-K shows recent items before anything is typed; on a
+// comes back on a wide screen; ⌘K / Ctrl-K shows recent items before anything is typed, and
+// finds a page by a word of its text (issue 30 item 2) with the word marked; on a
 // phone (dark theme) the sidebar is a drawer from the Menu button that closes on the way to
 // a link. axe finds nothing serious or critical with the sidebar and with the drawer open.
 import { expect as baseExpect, test } from "@playwright/test";
@@ -12,7 +13,7 @@ import { DESKTOP, PHONE, signInInBrowser } from "../support/browser";
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.use({ viewport: DESKTOP, actionTimeout: 30_000 });
 
-test("finding your way: the sidebar, recent items in ⌘K, the drawer on a phone", async ({ page, browser }) => {
+test("finding your way: the sidebar, recent items and page text in ⌘K, the drawer on a phone", async ({ page, browser }) => {
   test.setTimeout(600_000);
   const owner = uniqueEmail("wayfinder");
   const ws = uniqueSlug("garden-ws");
@@ -62,6 +63,18 @@ test("finding your way: the sidebar, recent items in ⌘K, the drawer on a phone
     await expect(group.getByRole("option", { name: /Compost guide/ })).toBeVisible();
     await expect(dialog.getByRole("status")).toContainText("Recently opened");
     // The newest other item first: the page opened before this one.
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 1, name: "Compost guide" })).toBeVisible();
+  });
+
+  await test.step("Ctrl-K finds a page by a word of its text, with the word marked in the passage", async () => {
+    await page.keyboard.press("Control+k");
+    const dialog = page.getByRole("dialog", { name: "Search" });
+    await dialog.getByRole("combobox").fill("browns");
+    const option = dialog.getByRole("group", { name: "Pages" }).getByRole("option", { name: /Compost guide/ });
+    await expect(option).toBeVisible();
+    await expect(option.locator("mark")).toHaveText("browns");
+    findings.push(...(await checkScreen(page, "search-text", () => expect(option).toBeVisible())));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("heading", { level: 1, name: "Compost guide" })).toBeVisible();
   });

@@ -1,13 +1,11 @@
 import { searchPages as searchPagesInDomain } from "@atelier/shared/domain/pages/search-pages";
-import { SearchPagesInputSchema } from "@atelier/shared/schemas/search";
-import { z } from "zod";
+import { SearchPagesInputSchema, SearchPagesViewSchema } from "@atelier/shared/schemas/search";
 import { defineTool, READ } from "./define";
-import { PageSummaryViewSchema } from "./views";
 
 export const searchPages = defineTool({
   name: "search_pages",
   input: SearchPagesInputSchema,
-  output: z.object({ pages: z.array(PageSummaryViewSchema) }),
+  output: SearchPagesViewSchema,
   annotations: READ,
   run(ctx, input) {
     return searchPagesInDomain(ctx, ctx.principal, input);

@@ -17,6 +17,8 @@ import type {
   FileDoc,
   LoginCodeDoc,
   MetaDoc,
+  SearchDocDoc,
+  SearchTermDoc,
   OAuthRecordDoc,
   PageDoc,
   RateLimitDoc,
@@ -99,6 +101,9 @@ const SCHEMA = {
   // Mention mails not sent yet (docs/comments.md#mentions): found when due, taken per person.
   mentionMails: { doc: {} as MentionMailDoc, indexes: [idx("due", { dueAt: 1 }), idx("user", { userId: 1 }), idx("workspace", { workspaceId: 1 })] },
   meta: { doc: {} as MetaDoc, indexes: [] },
+  // Search (domain/search-index.ts): read by `_id` only; the workspace index serves its delete on MongoDB.
+  searchTerms: { doc: {} as SearchTermDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
+  searchDocs: { doc: {} as SearchDocDoc, indexes: [idx("workspace", { workspaceId: 1 })] },
   // Files (docs/security.md#files): read by `_id` only (a chunk's id is its file's and its number);
   // the sweeper looks for incomplete ones (few: those being written or deleted).
   files: { doc: {} as FileDoc, indexes: [idx("workspace", { workspaceId: 1 }), idx("complete", { complete: 1 })] },

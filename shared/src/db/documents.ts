@@ -249,6 +249,27 @@ export interface TokenKeyDoc {
 }
 
 /** Applied schema migrations (shared/src/db/migrations.ts). */
+/** The postings of one term in one workspace (domain/search-index.ts): `_id` `${workspaceId}:${term}`. */
+export interface SearchTermDoc {
+  _id: string;
+  workspaceId: string;
+  term: string;
+  /** By page or table key (`searchKey`): the term's weight there. */
+  p: Record<string, number>;
+}
+
+/** What the index holds for one page or table: `_id` `${workspaceId}:${searchKey}`. */
+export interface SearchDocDoc {
+  _id: string;
+  workspaceId: string;
+  kind: "page" | "table";
+  targetId: string;
+  /** The page's version (a table's rowsVersion) indexed. */
+  version: number;
+  /** Its terms and their weights, as written to the postings. */
+  terms: Record<string, number>;
+}
+
 export interface MetaDoc {
   _id: string;
   version: number;

@@ -47,7 +47,8 @@ export const TOOL_CATALOG = {
   },
   search_pages: {
     title: "Search pages",
-    description: "Finds pages whose title, summary or text contains the query (case-insensitive), in one workspace or in all of yours. At most 20 results.",
+    description:
+      "Finds pages by the words of their title, address, summary or text (whole words, any case or accents), in one workspace or in all you can read; best matches first, each with a score and the passage that matched (highlights: [start, end) offsets of your words in it). At most 20 results.",
     access: "read",
   },
   get_page_history: {

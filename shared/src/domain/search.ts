@@ -1,17 +1,18 @@
-// The ⌘K search: the workspaces a person belongs to (or an agent may read), and the pages
-// and tables in them, whose title, name or slug contains what they typed. Only what
-// `access.ts` lets the principal read; a few of each kind, best first.
+// The ⌘K search: the workspaces a person belongs to (or an agent may read) whose name or slug
+// contains what they typed, and the pages and tables in them ranked by the search index
+// (search-query.ts: titles, addresses, table names and page text; the last word may be half
+// typed), each page with the passage that matched. Only what `access.ts` lets the principal
+// read; a few of each kind, best first.
+import type { WorkspaceDoc } from "../db/index";
 import type { SearchInput, SearchResultsView } from "../schemas/search";
 import { can, type Principal } from "./access";
 import type { StoreDeps } from "./deps";
+import { rankedSearch } from "./search-query";
+import { pageBodyText, snippetOf } from "./search-text";
 import { workspacesOf } from "./workspaces";
 
 /** At most this many of each kind. */
 export const SEARCH_LIMIT = 8;
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Exact and leading matches first, then the rest in the order found. */
 function rank<T>(items: T[], text: (t: T) => string[], query: string): T[] {
@@ -32,28 +33,9 @@ export async function searchEverything(deps: StoreDeps, principal: Principal, in
   const query = input.query.trim();
   const spaces = (await workspacesOf(deps, principal)).filter((ws) => can(principal, ws, "read"));
   if (spaces.length === 0 || query === "") return { workspaces: [], pages: [], tables: [] };
-  const byId = new Map(spaces.map((w) => [w._id, w]));
-  const ids = spaces.map((w) => w._id);
-  const re = { $regex: escapeRegex(query), $options: "i" };
   const q = query.toLowerCase();
-
-  const [pages, tables] = await Promise.all([
-    deps.database.c.pages
-      .find({ workspaceId: { $in: ids }, $or: [{ title: re }, { slug: re }] }, { projection: { slug: 1, title: 1, workspaceId: 1, deletingAt: 1 } })
-      .sort({ updatedAt: -1, _id: 1 })
-      .limit(SEARCH_LIMIT * 4)
-      .toArray(),
-    deps.database.c.collections
-      .find({ workspaceId: { $in: ids }, kind: "table", $or: [{ name: re }, { slug: re }] }, { projection: { slug: 1, name: 1, workspaceId: 1 } })
-      .sort({ slug: 1, _id: 1 })
-      .limit(SEARCH_LIMIT * 4)
-      .toArray(),
-  ]);
-
-  const where = (workspaceId: string) => {
-    const ws = byId.get(workspaceId);
-    return ws ? { workspace: ws.slug, workspace_name: ws.name } : null;
-  };
+  const { hits, terms, prefix } = await rankedSearch(deps, spaces, query, { limit: SEARCH_LIMIT, prefix: true, tables: true });
+  const where = (ws: WorkspaceDoc) => ({ workspace: ws.slug, workspace_name: ws.name });
   const workspaces = rank(
     spaces.filter((w) => w.name.toLowerCase().includes(q) || w.slug.includes(q)),
     (w) => [w.name, w.slug],
@@ -61,21 +43,11 @@ export async function searchEverything(deps: StoreDeps, principal: Principal, in
   );
   return {
     workspaces: workspaces.slice(0, SEARCH_LIMIT).map((w) => ({ slug: w.slug, name: w.name })),
-    pages: rank(
-      pages.filter((p) => !p.deletingAt),
-      (p) => [p.title, p.slug],
-      query,
-    )
-      .flatMap((p) => {
-        const w = where(p.workspaceId);
-        return w ? [{ slug: p.slug, title: p.title, ...w }] : [];
-      })
-      .slice(0, SEARCH_LIMIT),
-    tables: rank(tables, (t) => [t.name, t.slug], query)
-      .flatMap((t) => {
-        const w = where(t.workspaceId);
-        return w ? [{ slug: t.slug, name: t.name, ...w }] : [];
-      })
-      .slice(0, SEARCH_LIMIT),
+    pages: hits.flatMap((h) =>
+      h.kind === "page"
+        ? [{ slug: h.page.slug, title: h.page.title, ...where(h.ws), snippet: snippetOf(pageBodyText(h.page) || h.page.title, terms, prefix) }]
+        : [],
+    ),
+    tables: hits.flatMap((h) => (h.kind === "table" ? [{ slug: h.table.slug, name: h.table.name, ...where(h.ws) }] : [])),
   };
 }

@@ -1,6 +1,7 @@
 // The lifecycle sweeper (docs/contract.md#sandboxes-limits-and-lifecycle). Each transition is one conditional update that picks a
 // single winner, followed by idempotent steps, so any number of server processes can sweep
 // at once and an interrupted sweep (or claim, or write) is finished by the next one.
+import { backfillSearchIndex } from "./search-index";
 import type { Collection, Document, Filter, WithId } from "mongodb";
 import type { RegistrationDoc } from "../db/index";
 import { isHidden } from "./access";
@@ -92,6 +93,8 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
       "uploads",
       "files",
       "fileChunks",
+      "searchTerms",
+      "searchDocs",
       "webhooks",
       "webhookDeliveries",
       "mentionMails",
@@ -231,10 +234,16 @@ export function startSweeper(deps: SweepDeps, intervalSeconds: number, onError: 
   const timer = setInterval(tick, intervalSeconds * 1000);
   timer.unref();
   tick();
+  // The search index's backfill of what was stored before it (search-index.ts): one background
+  // pass per process start, unless done already or another process holds its lease.
+  const backfill = { stopped: false };
+  const backfilling = backfillSearchIndex(deps, backfill).catch(onError);
   return {
     async stop() {
       clearInterval(timer);
+      backfill.stopped = true;
       await running;
+      await backfilling;
     },
   };
 }

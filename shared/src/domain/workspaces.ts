@@ -328,6 +328,8 @@ const OWNED_BY_WORKSPACE = [
   "uploads",
   "files",
   "fileChunks",
+  "searchTerms",
+  "searchDocs",
 ] as const;
 
 /**

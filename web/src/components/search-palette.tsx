@@ -1,5 +1,6 @@
-// The ⌘K / Ctrl-K palette: search the workspaces, pages and tables you can read, by title or
-// slug, and go there with the keyboard. A modal dialog holding a combobox (the input) that
+// The ⌘K / Ctrl-K palette: search the workspaces, pages and tables you can read, by title,
+// slug or what a page says (each page with the passage that matched, its words marked), and
+// go there with the keyboard. A modal dialog holding a combobox (the input) that
 // controls a listbox of options, grouped by kind (WAI-ARIA combobox pattern, with
 // aria-activedescendant so focus stays in the input while arrows move through the list).
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -112,7 +113,7 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
       : results.isPending
         ? "Searching…"
         : options.length === 0
-          ? `Nothing called “${query}”.`
+          ? `Nothing matches “${query}”.`
           : `${options.length} ${options.length === 1 ? "result" : "results"}. Use the arrow keys to choose, Enter to open.`;
 
   let index = -1;
@@ -174,6 +175,11 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
                   >
                     <span className="palette__option-title">{option.title}</span>
                     <span className="palette__option-detail">{option.detail}</span>
+                    {option.snippet ? (
+                      <span className="palette__option-snippet">
+                        {option.snippet.map((piece, n) => (piece.mark ? <mark key={n}>{piece.text}</mark> : <span key={n}>{piece.text}</span>))}
+                      </span>
+                    ) : null}
                   </div>
                 );
               })}

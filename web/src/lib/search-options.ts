@@ -11,6 +11,28 @@ export interface SearchOption {
   /** Where it is: the workspace's name (for pages and tables) or the slug. */
   detail: string;
   href: string;
+  /** For a page: the passage that matched, with the query's words marked. */
+  snippet?: SnippetPiece[];
+}
+
+/** A piece of a snippet: plain, or one of the query's words (shown marked). */
+export interface SnippetPiece {
+  text: string;
+  mark: boolean;
+}
+
+/** A snippet cut at its highlights ([start, end) offsets, in order) into plain and marked pieces. */
+export function snippetPieces(snippet: { text: string; highlights: [number, number][] }): SnippetPiece[] {
+  const out: SnippetPiece[] = [];
+  let at = 0;
+  for (const [start, end] of snippet.highlights) {
+    if (start < at || end <= start || end > snippet.text.length) continue;
+    if (start > at) out.push({ text: snippet.text.slice(at, start), mark: false });
+    out.push({ text: snippet.text.slice(start, end), mark: true });
+    at = end;
+  }
+  if (at < snippet.text.length) out.push({ text: snippet.text.slice(at), mark: false });
+  return out;
 }
 
 export function searchOptions(results: SearchResults | undefined): SearchOption[] {
@@ -23,6 +45,7 @@ export function searchOptions(results: SearchResults | undefined): SearchOption[
       title: p.title,
       detail: p.workspace_name,
       href: `/buckets/${p.workspace}/${p.slug}`,
+      ...(p.snippet.text ? { snippet: snippetPieces(p.snippet) } : {}),
     })),
     ...results.tables.map((t): SearchOption => ({
       key: `t:${t.workspace}/${t.slug}`,

@@ -9,7 +9,7 @@ const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${++n}`;
 
 interface Results {
   workspaces: { slug: string; name: string }[];
-  pages: { slug: string; title: string; workspace: string; workspace_name: string }[];
+  pages: { slug: string; title: string; workspace: string; workspace_name: string; snippet: { text: string; highlights: [number, number][] } }[];
   tables: { slug: string; name: string; workspace: string }[];
 }
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 const search = async (who: Browser, query: string) => trpcData<Results>(await who.query("search.everything", { query }));
 
 describe("search.everything", () => {
-  it("finds workspaces, pages and tables the person can read by title or slug, and nothing of anyone else's", async () => {
+  it("finds workspaces, pages and tables the person can read by title, slug or text, and nothing of anyone else's", async () => {
     const ws = uniq("garden");
     expect((await ana.mutation("workspaces.create", { slug: ws, name: "Garden club" })).status).toBe(200);
     const page = uniq("compost");
@@ -44,13 +44,26 @@ describe("search.everything", () => {
     await bo.mutation("workspaces.setVisibility", { slug: other, visibility: "public" });
 
     const found = await search(ana, "COMPOST");
-    expect(found.pages).toEqual([{ slug: page, title: "Compost Guide", workspace: ws, workspace_name: "Garden club" }]);
+    expect(found.pages).toEqual([
+      { slug: page, title: "Compost Guide", workspace: ws, workspace_name: "Garden club", snippet: { text: "turn weekly", highlights: [] } },
+    ]);
     expect(found.tables).toEqual([expect.objectContaining({ slug: "seeds", name: "Seed compost trials", workspace: ws })]);
     expect(found.workspaces).toEqual([]);
     expect((await search(ana, "garden club")).workspaces).toEqual([{ slug: ws, name: "Garden club" }]);
-    // Slugs match too; the text of a page does not (that is the MCP search's job).
+    // Slugs match too, and so does the text of a page, with the words marked in its passage.
     expect((await search(ana, page.slice(0, 12))).pages.map((p) => p.slug)).toContain(page);
-    expect((await search(ana, "turn weekly")).pages).toEqual([]);
+    expect((await search(ana, "turn weekly")).pages).toEqual([
+      expect.objectContaining({
+        slug: page,
+        snippet: {
+          text: "turn weekly",
+          highlights: [
+            [0, 4],
+            [5, 11],
+          ],
+        },
+      }),
+    ]);
     expect(JSON.stringify(await search(ana, "bo"))).not.toContain("Bo's");
 
     // Once Ana is a member, Bo's workspace and page show up for her.

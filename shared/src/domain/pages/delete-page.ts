@@ -6,6 +6,7 @@ import { now } from "../clock";
 import type { StoreDeps } from "../deps";
 import { recordEvent } from "../events";
 import { markUsageChanging, releaseUsage } from "../limits";
+import { unindexTarget } from "../search-index";
 import { forgetPage, pageSlugKey, readablePage } from "./page-store";
 
 /** Deletes a page, its history and its address. */
@@ -34,6 +35,7 @@ export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | 
   // Its comments go with it (docs/comments.md#what-comments-cost).
   const comments = await database.c.comments.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
   await database.c.comments.deleteMany({ pageId: page._id });
+  await unindexTarget(deps, { workspaceId: page.workspaceId, kind: "page", id: page._id });
   const r = await database.c.pages.deleteOne({ _id: page._id });
   forgetPage(deps, page._id);
   const freed =

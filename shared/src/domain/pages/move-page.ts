@@ -1,4 +1,5 @@
 import { utf8Bytes } from "../../schemas/cells";
+import { indexPage } from "../search-index";
 import type { PageView } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal } from "../access";
 import { forgetArtifact, renderDocument, reserveSlug, SLUG_REDIRECT_DAYS } from "../artifacts";
@@ -70,6 +71,8 @@ export async function movePage(deps: WriteDeps, principal: Principal, input: { s
       }
     }
   });
+  // Its address is searched too: the same version, indexed again under the new one.
+  await indexPage(deps, { ...page, slug: input.newSlug, writing: null });
   await recordEvent(deps, { workspaceId: ws._id, type: "page.moved", actor: actorOf(principal), target: { kind: "page", id: page._id, label: page.title } });
   return viewOf(deps, principal, { ...page, slug: input.newSlug, writing: null }, ws);
 }

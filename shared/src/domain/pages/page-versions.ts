@@ -7,6 +7,7 @@ import { utf8Bytes } from "../../schemas/cells";
 import type { PageView } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal } from "../access";
 import { noteTableViewers, renderDocument, writeRendition } from "../artifacts";
+import { indexPage } from "../search-index";
 import { countLines } from "../text-diff";
 import { contentBytes, EVENT_BYTES, releaseUsage } from "../limits";
 import type { TableViewSpec } from "../table-views";
@@ -38,6 +39,11 @@ export const PAGES: VersionedKind<PageDoc, PageHint> = {
         // at once can see the same older document, so the charge is trued up to what was written.
         if (hint && change !== hint.renditionCharged) await releaseUsage(deps, page.workspaceId, { pages: 0, bytes: hint.renditionCharged - change });
       },
+    },
+    {
+      // The search index (search-index.ts): only the terms whose weight changed are written.
+      name: "search",
+      run: (deps, page) => indexPage(deps, page),
     },
     {
       name: "prune",

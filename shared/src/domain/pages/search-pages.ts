@@ -1,33 +1,34 @@
-import type { PageSummaryView } from "../../schemas/pages";
+import type { SearchPagesView } from "../../schemas/search";
 import type { Principal } from "../access";
 import type { StoreDeps } from "../deps";
+import { rankedSearch } from "../search-query";
+import { pageBodyText, snippetOf } from "../search-text";
 import { readableWorkspace, workspacesOf } from "../workspaces";
 import { summaryOf, viewOf } from "./page-view";
 
+/** At most this many pages. */
+export const SEARCH_PAGES_LIMIT = 20;
+
 /**
- * Pages whose title, summary or text contains `query` (case-insensitive), in the named
- * workspace or in every workspace the principal belongs to. At most 20, by slug.
+ * Pages whose title, address, summary or text hold the query's words, in the named workspace
+ * or in every workspace the principal may read, best first (search-query.ts), each with the
+ * passage that matched. At most 20.
  */
-export async function searchPages(
-  deps: StoreDeps,
-  principal: Principal,
-  input: { query: string; workspace?: string | undefined },
-): Promise<{ pages: PageSummaryView[] }> {
+export async function searchPages(deps: StoreDeps, principal: Principal, input: { query: string; workspace?: string | undefined }): Promise<SearchPagesView> {
   const spaces = input.workspace ? [await readableWorkspace(deps, principal, input.workspace)] : await workspacesOf(deps, principal);
-  if (spaces.length === 0) return { pages: [] };
-  const pattern = input.query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const re = { $regex: pattern, $options: "i" };
-  const found = await deps.database.c.pages
-    .find({ workspaceId: { $in: spaces.map((w) => w._id) }, $or: [{ title: re }, { summary: re }, { "parts.body": re }] })
-    .sort({ slug: 1 })
-    .limit(20)
-    .toArray();
-  const byId = new Map(spaces.map((w) => [w._id, w]));
-  const views = await Promise.all(
-    found.flatMap((p) => {
-      const ws = byId.get(p.workspaceId);
-      return ws ? [viewOf(deps, principal, p, ws)] : [];
-    }),
+  const { hits, terms } = await rankedSearch(deps, spaces, input.query, { limit: SEARCH_PAGES_LIMIT });
+  const pages = await Promise.all(
+    hits.flatMap((h) =>
+      h.kind === "page"
+        ? [
+            viewOf(deps, principal, h.page, h.ws).then((v) => ({
+              ...summaryOf(v),
+              score: Math.round(h.score * 1000) / 1000,
+              snippet: snippetOf(pageBodyText(h.page) || h.page.title, terms),
+            })),
+          ]
+        : [],
+    ),
   );
-  return { pages: views.map(summaryOf) };
+  return { pages };
 }

@@ -8,6 +8,7 @@ import { now } from "../clock";
 import type { StoreDeps } from "../deps";
 import { recordEvent } from "../events";
 import { EVENT_BYTES, releaseUsage, reserveUsage } from "../limits";
+import { indexTable } from "../search-index";
 import { resolveWorkspaceForWrite } from "../workspaces";
 import { definitionBytes } from "./table-store";
 import { tableView } from "./table-view";
@@ -54,6 +55,7 @@ export async function createCollection(
     if (isDuplicateKey(err)) throw new AppError("conflict", `This workspace already has a collection "${input.slug}".`);
     throw err;
   }
+  await indexTable(deps, doc);
   await recordEvent(
     deps,
     { workspaceId: ws._id, type: "collection.created", actor: actorOf(principal), target: { kind: "collection", id: doc._id, label: doc.name } },

@@ -4,6 +4,7 @@ import { refreshTableViews } from "../artifacts";
 import type { StoreDeps } from "../deps";
 import { recordEvent } from "../events";
 import { markUsageChanging, RECORD_OVERHEAD_BYTES, releaseUsage } from "../limits";
+import { unindexTarget } from "../search-index";
 import { resolveTable, type TableRef } from "./table-store";
 
 /**
@@ -24,6 +25,7 @@ export async function deleteTable(deps: StoreDeps, principal: Principal, input: 
   await database.c.rows.deleteMany({ collectionId: table._id });
   await database.c.rowRevisions.deleteMany({ collectionId: table._id });
   await database.c.rowChanges.deleteMany({ collectionId: table._id });
+  await unindexTarget(deps, { workspaceId: ws._id, kind: "table", id: table._id });
   await releaseUsage(deps, ws._id, { pages: 0, bytes: freed });
   await recordEvent(deps, {
     workspaceId: ws._id,

@@ -8,6 +8,7 @@ import { actorOf, type Principal } from "../access";
 import { refreshTableViews } from "../artifacts";
 import type { StoreDeps } from "../deps";
 import { recordEvent } from "../events";
+import { indexTable } from "../search-index";
 import { definitionBytes, notNull, tableChanged } from "./table-store";
 import { tableView } from "./table-view";
 
@@ -30,7 +31,9 @@ export async function writeDefinition(
   );
   if (r.modifiedCount !== 1) throw new AppError("version_conflict", "Someone changed this table's columns at the same moment; read it again.");
   if (bytes !== table.bytes) await deps.database.c.workspaces.updateOne({ _id: ws._id }, { $inc: { "usage.bytes": bytes - table.bytes } });
-  return { ...table, name: next.name, columns: next.columns, bytes, rowsVersion: version + 1 };
+  const written = { ...table, name: next.name, columns: next.columns, bytes, rowsVersion: version + 1 };
+  if (next.name !== table.name) await indexTable(deps, written);
+  return written;
 }
 
 /** Rows of `table` with a value in column `col`. */
