@@ -1,5 +1,6 @@
 // A whole sidecar for tests: the real app on a loopback port, a fresh real database, and
 // helpers to make people and tokens through the real domain services.
+import { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { createUserToken } from "@atelier/shared/domain/tokens";
 import { createServer, type Server } from "node:http";
@@ -20,6 +21,8 @@ export interface TestSidecar {
   /** Domain deps on the same database (for seeding through the real domain, as another process would). */
   deps: TestDeps<TestDatabase>;
   logLines: string[];
+  /** The sidecar's batch of agent reads (flush it to see them stored). */
+  views: ViewCounter;
   close(): Promise<void>;
 }
 
@@ -31,7 +34,8 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
   const url = `http://127.0.0.1:${port}`;
   const deps = testDeps(database, { BASE_URL: url, ...env });
   const { config } = deps;
-  const app = createSidecarApp({ ...testDeps(database, { BASE_URL: url, ...env }), logger });
+  const views = new ViewCounter({ database, config });
+  const app = createSidecarApp({ ...testDeps(database, { BASE_URL: url, ...env }), logger, views });
   const server = await new Promise<Server>((resolve) => {
     const s = createServer(app).listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
   });
@@ -41,7 +45,9 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
     database,
     deps,
     logLines: lines,
+    views,
     async close() {
+      await views.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await database.drop();

@@ -1,6 +1,7 @@
 // The lifecycle sweeper (docs/contract.md#sandboxes-limits-and-lifecycle). Each transition is one conditional update that picks a
 // single winner, followed by idempotent steps, so any number of server processes can sweep
 // at once and an interrupted sweep (or claim, or write) is finished by the next one.
+import { sweepAnalytics } from "./analytics/retention";
 import type { Collection, Document, Filter, WithId } from "mongodb";
 import type { RegistrationDoc } from "../db/index";
 import { isHidden } from "./access";
@@ -76,6 +77,7 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
     // Only a sandbox that is still hidden and unclaimed is ever purged.
     if (ws && (ws.sandbox?.state !== "expired" || !isHidden(ws))) return;
     const byWorkspace = [
+      "pageViews",
       "pages",
       "artifacts",
       "revisions",
@@ -207,6 +209,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += await pruneChanges(deps);
   // Webhook deliveries done longer ago than that (their log).
   report.cleared += await pruneDeliveries(deps);
+  // Reading figures: the visitors and salts of days that are over, daily rows past the retention folded into months.
+  report.cleared += await sweepAnalytics(deps);
   return report;
 }
 
