@@ -57,6 +57,23 @@ async function saltOf(database: Database, day: string): Promise<string> {
   return made.salt;
 }
 
+/**
+ * Inserts the visitors not seen yet today and says how many were new: an unordered insert in
+ * which a duplicate `_id` (a visitor already counted, by any process) is an error per
+ * document, never for the rest. (Upserts by `_id` would say the same, but the embedded
+ * FerretDB stalled on a batch of upserts that all matched.)
+ */
+async function insertNew(database: Database, docs: { _id: string; day: string }[]): Promise<number> {
+  try {
+    return (await database.c.viewVisitors.insertMany(docs, { ordered: false })).insertedCount;
+  } catch (err) {
+    const e = err as { code?: number; insertedCount?: number; writeErrors?: { code?: number }[] | { code?: number } };
+    const errors = Array.isArray(e.writeErrors) ? e.writeErrors : e.writeErrors ? [e.writeErrors] : [];
+    if (errors.length === 0 || errors.some((w) => w.code !== 11000)) throw err;
+    return docs.length - errors.length;
+  }
+}
+
 export class ViewCounter {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | null = null;
@@ -151,14 +168,8 @@ export class ViewCounter {
         this.salts.set(p.day, salt);
       }
       const scope = `${p.pageId}|${p.shareLinkId ?? "-"}`;
-      const ops = [...p.visitors].map((v) => {
-        const _id = `${p.day}|${scope}|${sha256(`${salt}|${scope}|${v}`)}`;
-        return { updateOne: { filter: { _id }, update: { $setOnInsert: { day: p.day } }, upsert: true } };
-      });
-      for (let i = 0; i < ops.length; i += 1000) {
-        const r = await database.c.viewVisitors.bulkWrite(ops.slice(i, i + 1000), { ordered: false });
-        p.uniques += r.upsertedCount;
-      }
+      const docs = [...p.visitors].map((v) => ({ _id: `${p.day}|${scope}|${sha256(`${salt}|${scope}|${v}`)}`, day: p.day }));
+      for (let i = 0; i < docs.length; i += 1000) p.uniques += await insertNew(database, docs.slice(i, i + 1000));
       // Visitors written: a retry of this row must not count them again.
       p.visitors.clear();
     }
