@@ -23,7 +23,10 @@ test("a reader's view of a published page shows in the owner's Readers panel", a
   });
 
   await test.step("a reader without an account opens it, and the footer says how views are counted", async () => {
-    const reader = await browser.newContext();
+    // Headless Chromium names itself HeadlessChrome, which is counted as a bot: the reader is a person's browser.
+    const reader = await browser.newContext({
+      userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
+    });
     const tab = await reader.newPage();
     const beacon = tab.waitForRequest((r) => r.url().endsWith("/api/v") && r.method() === "POST");
     await tab.goto(`/a/${slug}`);
