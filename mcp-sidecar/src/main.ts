@@ -1,6 +1,7 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
@@ -18,7 +19,9 @@ const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
 const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
 // Request lines are buffered (written in blocks); everything else is written at once.
 const requestLogger = createLogger({ name: "mcp-sidecar", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false });
-const app = createSidecarApp({ config, database, logger, requestLogger, mailer, cache, follower });
+// Agent reads (get_page, resources/read) are counted in memory and written as increments (docs/ARCHITECTURE.md#reading-figures).
+const views = new ViewCounter({ database, config }).start((err) => logger.warn({ err }, "writing reading figures failed; kept for the next flush"));
+const app = createSidecarApp({ config, database, logger, requestLogger, mailer, cache, follower, views });
 const server = createServer(app).listen(config.SIDECAR_PORT, config.LISTEN_HOST, () => {
   logger.info({ port: config.SIDECAR_PORT }, "mcp sidecar listening");
 });
@@ -28,6 +31,7 @@ shutdownOnSignals({
   logger,
   onStopping: () => void app.closeStreams(),
   onClosed: async () => {
+    await views.stop().catch((err: unknown) => logger.error({ err }, "writing the last reading figures failed"));
     await follower.stop();
     mailer.close();
     await database.client.close();

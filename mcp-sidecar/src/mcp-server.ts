@@ -124,7 +124,7 @@ export function createMcpServer(deps: McpServerDeps, scope: McpRequestScope): Se
   // The low-level Server (the SDK marks it "advanced use"): we own dispatch, so that tool
   // listings and their JSON schemas are built once per process, not per request.
   const server = new Server(serverInfoOf(deps.config), era === "modern" && deps.follower ? MODERN_OPTIONS : SERVER_OPTIONS);
-  const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, principal };
+  const ctx: ToolContext = { config: deps.config, database: deps.database, mailer: deps.mailer, cache: deps.cache, views: deps.views, principal };
 
   server.setRequestHandler("tools/list", () => toolsListFor(principal, deps.config.BASE_URL));
 

@@ -35,6 +35,7 @@ const READ_TOOLS = [
   "diff_page_versions",
   "get_page",
   "get_page_history",
+  "get_page_stats",
   "get_workspace",
   "list_changes",
   "list_collections",

@@ -1,5 +1,6 @@
 // A whole sidecar for tests: the real app on a loopback port, a fresh real database, and
 // helpers to make people and tokens through the real domain services.
+import { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { createUserToken } from "@atelier/shared/domain/tokens";
 import { createServer, type Server } from "node:http";
@@ -23,6 +24,8 @@ export interface TestSidecar {
   logLines: string[];
   /** The sidecar's follower of the change feed (tests call poll() to skip its wait). */
   follower: ChangeFollower;
+  /** The sidecar's batch of agent reads (flush it to see them stored). */
+  views: ViewCounter;
   close(): Promise<void>;
 }
 
@@ -37,7 +40,8 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
   const appDeps = testDeps(database, { BASE_URL: url, ...env });
   // The process's follower of the change feed, as main.ts starts it (resource subscriptions listen to it).
   const follower = await new ChangeFollower(appDeps).start();
-  const app = createSidecarApp({ ...appDeps, logger, follower });
+  const views = new ViewCounter({ database, config });
+  const app = createSidecarApp({ ...appDeps, logger, follower, views });
   const server = await new Promise<Server>((resolve) => {
     const s = createServer(app).listen(port, "127.0.0.1", () => resolve(keepAliveLongerThanPeers(s)));
   });
@@ -48,7 +52,9 @@ export async function startTestSidecar(env: Record<string, string> = {}, label =
     deps,
     logLines: lines,
     follower,
+    views,
     async close() {
+      await views.stop();
       await app.closeStreams();
       await follower.stop();
       server.closeAllConnections();

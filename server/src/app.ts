@@ -17,6 +17,7 @@ import { sameOriginOnly } from "./http/same-origin";
 import { spaRoutes } from "./http/spa";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { appRouter } from "./router";
+import { analyticsRoutes } from "./features/analytics/analytics.routes";
 import { eventRoutes } from "./features/events/events.routes";
 import { workspaceArchiveRoutes } from "./features/workspaces/archive.routes";
 
@@ -37,6 +38,8 @@ export function createApp(deps: Deps): Express {
   // revocation requests come from clients anywhere), so it sits before the same-origin guard.
   const oauth = createOAuthProvider(deps);
   app.use(oauthRoutes(deps, oauth));
+  // The view beacon comes from published pages, which run in an opaque origin: before the guard too.
+  app.use(analyticsRoutes(deps));
   app.use(sameOriginOnly(deps.config.BASE_URL));
   app.use(
     "/api/trpc",

@@ -2,6 +2,7 @@ import { AppError, translateDbError } from "@atelier/shared/errors";
 import { TRPCError } from "@trpc/server";
 import type { Principal } from "@atelier/shared/domain/access";
 import type { ChangeFollower } from "@atelier/shared/domain/changes/follower";
+import type { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import type { Deps as DomainDeps } from "@atelier/shared/domain/deps";
 import { ExactReads } from "@atelier/shared/domain/cache";
 import { resolveSession } from "@atelier/shared/domain/sessions";
@@ -19,6 +20,8 @@ export interface Deps extends DomainDeps {
   logger: Logger;
   /** This process's one follower of the change feed, which the live streams subscribe to. */
   follower?: ChangeFollower;
+  /** This process's batch of reading figures (docs/ARCHITECTURE.md#reading-figures); absent: nothing is counted. */
+  views?: ViewCounter;
 }
 
 /** What a procedure may do to the browser's session cookie (nothing, outside HTTP). */

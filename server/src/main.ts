@@ -1,6 +1,7 @@
 import { connectWithRetry } from "@atelier/shared/boot";
 import { loadConfigOrExit } from "@atelier/shared/config";
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { startMentionMailer } from "@atelier/shared/domain/comments/mentions";
@@ -22,7 +23,9 @@ const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
 // Follows the change feed: drops what other processes changed from this process's cache and
 // hands each change to this process's live streams.
 const follower = await new ChangeFollower({ database, config, cache }, (err) => logger.warn({ err }, "following the change feed failed; retrying")).start();
-const app = createApp({ config, database, logger, mailer, cache, follower });
+// Reading figures: counted in memory, written as increments every ANALYTICS_FLUSH_SECONDS and at shutdown.
+const views = new ViewCounter({ database, config }).start((err) => logger.warn({ err }, "writing reading figures failed; kept for the next flush"));
+const app = createApp({ config, database, logger, mailer, cache, follower, views });
 // Public pages this process holds answer before Express, with their request lines buffered.
 const front = leanArtifactFront(
   { cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) },
@@ -48,6 +51,8 @@ shutdownOnSignals({
     await sweeper.stop();
     await mentionMailer.stop();
     await webhooks.stop();
+    // After the last request has finished: every view counted is written before the database closes.
+    await views.stop().catch((err: unknown) => logger.error({ err }, "writing the last reading figures failed"));
     await follower.stop();
     mailer.close();
     await database.client.close();

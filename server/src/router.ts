@@ -1,3 +1,4 @@
+import { analyticsRouter } from "./features/analytics/analytics.router";
 import { authRouter } from "./features/auth/auth.router";
 import { filesRouter } from "./features/files/files.router";
 import { commentsRouter } from "./features/comments/comments.router";
@@ -26,6 +27,7 @@ export const appRouter = router({
   files: filesRouter,
   comments: commentsRouter,
   webhooks: webhooksRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

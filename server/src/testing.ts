@@ -1,6 +1,7 @@
 // A whole server for tests: the real app on a loopback port, the real database (a fresh
 // one per call), real SMTP to a server inside the test, and a logger whose lines are kept.
 import { ReadCache } from "@atelier/shared/domain/cache";
+import { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { capturingLogger, listen, startSmtpCapture, testConfig, testDatabase, type SmtpCapture, type TestDatabase } from "@atelier/shared/testing";
@@ -31,7 +32,8 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
   const mailer = createMailer(config);
   const cache = new ReadCache(config.CACHE_TTL_MS, config.CACHE_MAX_BYTES);
   const follower = await new ChangeFollower({ config, database, cache }).start();
-  const deps: Deps = { config, database, logger, mailer, cache, follower };
+  const views = new ViewCounter({ database, config });
+  const deps: Deps = { config, database, logger, mailer, cache, follower, views };
   const lean = leanArtifactFront(deps, createApp(deps));
   const http = await listen({ listen: (port, host, cb) => createServer(lean.listener).listen(port, host, cb) });
   return {
@@ -43,6 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}, label = 
     deps,
     lean,
     async close() {
+      await views.stop();
       await follower.stop();
       await http.close();
       mailer.close();

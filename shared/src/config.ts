@@ -118,6 +118,9 @@ const EnvSchema = z.object({
   CACHE_MAX_BYTES: int(64 * 1024 * 1024, 0, 2 ** 40),
   SHARE_LINK_DEFAULT_TTL_SECONDS: int(30 * DAY, 0, 3650 * DAY),
   ROW_MAX_BYTES: int(16 * 1024, 64, 1024 * 1024),
+  ANALYTICS_ENABLED: bool(true),
+  ANALYTICS_FLUSH_SECONDS: int(5, 1, 300),
+  ANALYTICS_RETENTION_DAYS: int(395, 31, 3650),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/, ]+$/, "must be loopback, a number of hops, or a list of addresses/subnets")

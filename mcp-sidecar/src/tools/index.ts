@@ -7,6 +7,7 @@ import { listPages } from "./list-pages";
 import { getPage } from "./get-page";
 import { searchPages } from "./search-pages";
 import { getPageHistory } from "./get-page-history";
+import { getPageStats } from "./get-page-stats";
 import { createPage } from "./create-page";
 import { updatePage } from "./update-page";
 import { deletePage } from "./delete-page";
@@ -49,6 +50,7 @@ export const TOOLS: readonly ToolDef[] = [
   getPage,
   searchPages,
   getPageHistory,
+  getPageStats,
   createPage,
   updatePage,
   deletePage,

@@ -35,6 +35,9 @@ import type {
   UserDoc,
   WorkspaceDoc,
   WorkspaceSlugDoc,
+  PageViewDoc,
+  ViewVisitorDoc,
+  AnalyticsSaltDoc,
 } from "./documents";
 
 interface IndexDecl {
@@ -114,6 +117,14 @@ const SCHEMA = {
     doc: {} as WebhookDeliveryDoc,
     indexes: [idx("due", { status: 1, nextAttemptAt: 1 }), idx("webhook_seq", { webhookId: 1, seq: -1 }), idx("workspace", { workspaceId: 1 })],
   },
+  // Reading figures (docs/ARCHITECTURE.md#reading-figures): rows by page and by workspace,
+  // visitors of the day and the day's salt read by `_id` and cleared by day.
+  pageViews: {
+    doc: {} as PageViewDoc,
+    indexes: [idx("page_period", { pageId: 1, period: 1 }), idx("workspace_period", { workspaceId: 1, period: 1 }), idx("kind_period", { kind: 1, period: 1 })],
+  },
+  viewVisitors: { doc: {} as ViewVisitorDoc, indexes: [idx("day", { day: 1 })] },
+  analyticsSalts: { doc: {} as AnalyticsSaltDoc, indexes: [] },
   oauth: {
     doc: {} as OAuthRecordDoc,
     indexes: [idx("grant", { grantId: 1 }), idx("uid", { uid: 1 }), idx("expires", { expiresAt: 1 })],

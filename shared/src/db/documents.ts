@@ -648,3 +648,48 @@ export interface WebhookDeliveryDoc {
   createdAt: Date;
   doneAt: Date | null;
 }
+
+/**
+ * Reading figures of one page (optionally through one share link) for one UTC day, or one
+ * month once the day is older than ANALYTICS_RETENTION_DAYS (docs/ARCHITECTURE.md#reading-figures).
+ * `_id` is `${pageId}|${shareLinkId or "-"}|${period}`: the counters are `$inc`remented
+ * by each process's flush, so any number of processes add to one row.
+ */
+export interface PageViewDoc {
+  _id: string;
+  workspaceId: string;
+  pageId: string;
+  /** The share link's linkId (never its secret) when the view came through one; null otherwise. */
+  shareLinkId: string | null;
+  /** `YYYY-MM-DD` (a UTC day) or `YYYY-MM` (a month of summed days). */
+  period: string;
+  /** "folding": a day being added to its month by the sweeper (analytics/retention.ts). */
+  kind: "day" | "month" | "folding";
+  /** Page views by people's browsers (and machine views), bots excluded. */
+  views: number;
+  /** Distinct visitors that day (for a month: the sum of its days' uniques). */
+  uniques: number;
+  /** Views whose user agent names a bot, crawler or script. */
+  bots: number;
+  /** Views by referring host (the host only; `.` written as `%2E` in the key). */
+  referrers: Record<string, number>;
+  /** MCP reads by agent: `t:{tokenId}` or `c:{oauth client id}`. */
+  agents: Record<string, number>;
+}
+
+/**
+ * One visitor of one page on one day: `_id` is `${day}|${pageId}|${link}|${hash}`, where hash
+ * is SHA-256 of that day's salt, the page and link, and of (address, user agent); inserted
+ * once, so the first insert of the day is the visitor's one unique. Deleted after the day.
+ */
+export interface ViewVisitorDoc {
+  _id: string;
+  day: string;
+}
+
+/** The salt of one UTC day's visitor hashes (`_id` the day); deleted once the day is over. */
+export interface AnalyticsSaltDoc {
+  _id: string;
+  salt: string;
+  createdAt: Date;
+}

@@ -80,6 +80,22 @@ export function can(principal: Principal, ws: AccessWorkspace, action: Action): 
 }
 
 /**
+ * Whether `principal` may see a workspace's reading figures (issue 32): its owners and
+ * editors, in person or through their agents (a token with a read scope is enough: the
+ * figures are read, never changed). Viewers and outsiders of a public workspace may not.
+ */
+export function canSeeStats(principal: Principal, ws: AccessWorkspace): boolean {
+  if (isHidden(ws)) return false;
+  const role =
+    principal.kind === "user"
+      ? memberRole(ws, principal.user._id)
+      : principal.kind === "token" && (hasScope(principal.token, "mcp:read") || hasScope(principal.token, "mcp:write"))
+        ? tokenRole(principal.token, ws)
+        : null;
+  return role === "owner" || role === "editor";
+}
+
+/**
  * Throws unless allowed. Someone who may not read gets `not_found`, the same answer as for
  * a workspace that does not exist, so existence does not leak; a reader who may not change
  * gets `forbidden`.

@@ -56,6 +56,12 @@ export const TOOL_CATALOG = {
     description: "Lists every version of a page, newest first, with who made it (a person, or an agent and the person it acts for).",
     access: "read",
   },
+  get_page_stats: {
+    title: "Who read a page",
+    description:
+      "How often a page was read over the last 30 days: views and distinct visitors per day, totals, bots counted apart, top referring sites, reads by agents (by token or OAuth client) and views through each share link. Counted without cookies; no reader is ever identified. Owners and editors of the page's workspace only.",
+    access: "read",
+  },
   create_page: {
     title: "Create a page",
     description:

@@ -195,7 +195,9 @@ export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: strin
 }
 
 export type RenderedArtifact =
-  { kind: "document"; html: string; etag: string; isPublic: boolean; workspaceId: string } | { kind: "moved"; slug: string; isPublic: boolean } | null;
+  | { kind: "document"; html: string; etag: string; isPublic: boolean; workspaceId: string; pageId: string }
+  | { kind: "moved"; slug: string; isPublic: boolean }
+  | null;
 
 /**
  * What a browser route serves: the rendered document, or where a moved page went, or null
@@ -221,7 +223,7 @@ export async function getRenderedArtifact(
   const answer = (isPublic: boolean): RenderedArtifact =>
     doc.redirect
       ? { kind: "moved", slug: doc.redirect.to, isPublic }
-      : { kind: "document", html: doc.html ?? "", etag: doc.etag, isPublic, workspaceId: doc.workspaceId };
+      : { kind: "document", html: doc.html ?? "", etag: doc.etag, isPublic, workspaceId: doc.workspaceId, pageId: doc.pageId };
   if (doc.public) return answer(true);
   // A private page's old address says where it went only to those who may read it.
   const who = typeof principal === "function" ? await principal() : principal;

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import type { Database } from "../db/index";
+import type { ViewCounter } from "./analytics/counter";
 import type { ReadCache } from "./cache";
 import type { Mailer } from "./mail";
 
@@ -12,6 +13,8 @@ export interface Deps {
   database: Database;
   mailer: Mailer;
   cache: ReadCache;
+  /** The process's batch of reading figures (analytics/counter.ts); absent: reads are not counted. */
+  views?: ViewCounter;
 }
 
 /** The part of Deps that reading and writing content needs. */

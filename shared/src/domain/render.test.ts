@@ -3,7 +3,13 @@ import { closeToTitle, HIGHLIGHT_BUDGET_CHARS, renderTitled } from "./markdown";
 import { embeddedDocument, embeddedEtag, markdownToHtml, notFoundDocument, renderPage } from "./render";
 
 /** A document without the live script (issue 25), for the size budgets set before it. */
-const withoutLive = (doc: string) => doc.replace(/<script data-atelier-live>[\s\S]*?<\/script>\n/, "");
+// The live script (issue 25), the view beacon and the footer saying how views are counted (issue 32).
+const withoutLive = (doc: string) =>
+  doc
+    .replace(/<script data-atelier-live>[\s\S]*?<\/script>\n/, "")
+    .replace(/<script data-atelier-count>[\s\S]*?<\/script>\n/, "")
+    .replace(/<footer class="atelier-foot">.*<\/footer>\n/, "")
+    .replace(/footer\.atelier-foot\{[^}]*\}footer\.atelier-foot a\{[^}]*\}\n/, "");
 
 describe("markdown rendering", () => {
   it("renders GitHub-flavoured Markdown", () => {
@@ -113,10 +119,15 @@ describe("reading a published page (issue 17 item 6)", () => {
     expect(withoutLive(plain).length).toBeLessThan(3500);
   });
 
-  it("carries only the live script unless embedded in the app, and the embedded form only adds ours and hides the header the app prints", () => {
+  it("carries only the live script and the view beacon unless embedded in the app, and the embedded form only adds ours and hides the header the app prints", () => {
     const doc = page("```js\nx()\n```");
-    expect(doc.match(/<script/gi)).toHaveLength(1);
-    expect(doc).toMatch(/<script data-atelier-live>[\s\S]*new EventSource\("\/api\/events\/page\?"\+q\)[\s\S]*<\/script>\n<\/body>/);
+    expect(doc.match(/<script/gi)).toHaveLength(2);
+    expect(doc).toMatch(/<script data-atelier-live>[\s\S]*new EventSource\("\/api\/events\/page\?"\+q\)[\s\S]*<\/script>\n<script data-atelier-count>/);
+    // The beacon (issue 32): the address and the referring host only, never inside the app's frame or after a live reload.
+    expect(doc).toMatch(
+      /<script data-atelier-count>[\s\S]*window\.parent!==window\|\|\/\[\?&\]v=\/[\s\S]*sendBeacon\("\/api\/v",b\)[\s\S]*<\/script>\n<\/body>/,
+    );
+    expect(doc).toContain('<footer class="atelier-foot"><a href="/privacy#reading-figures">Views are counted without cookies</a></footer>');
     const embedded = embeddedDocument(doc);
     expect(embedded.match(/<script>/g)).toHaveLength(1);
     expect(embedded.indexOf("<script>")).toBeGreaterThan(embedded.indexOf("</article>"));
@@ -200,7 +211,11 @@ describe("reading, third pass (issue 27)", () => {
     expect(plain).not.toContain("atelier-scroll");
     expect(plain).not.toContain("hljs");
     expect(withoutLive(plain).length).toBeLessThan(3000);
-    expect(plain.length - withoutLive(plain).length).toBeLessThan(900);
+    // The live script under 900 bytes, the view beacon and its footer (issue 32) under 700 more.
+    const live = /<script data-atelier-live>[\s\S]*?<\/script>\n/.exec(plain)?.[0] ?? "";
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.length).toBeLessThan(900);
+    expect(plain.length - withoutLive(plain).length - live.length).toBeLessThan(700);
     expect(page("| a |\n|---|\n| 1 |")).toContain(".atelier-scroll{--s:var(--bg)");
     expect(page("| a |\n|---|\n| 1 |")).not.toContain("hljs");
   });

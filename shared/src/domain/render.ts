@@ -16,9 +16,9 @@ export { escapeHtml, markdownToHtml };
  * pipeline should reach documents already stored: a document made by an older renderer is
  * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading). 3: the
  * Markdown alternate link (issue 26). 4: images load lazily, files sized (issue 29). 5: the
- * live script (issue 25).
+ * live script (issue 25). 6: the view beacon and the footer saying how views are counted (issue 32).
  */
-export const RENDERER_VERSION = 5;
+export const RENDERER_VERSION = 6;
 
 // The document's stylesheet, in parts: a page carries the rules for code only when it has a
 // code block, and those for live tables only when it shows one (rendered documents count
@@ -35,6 +35,7 @@ const STYLE_BASE = `
 body{margin:0;background:var(--bg);color:var(--fg);font:17px/1.65 Charter,"Iowan Old Style",Georgia,Cambria,serif;-webkit-text-size-adjust:100%;overflow-wrap:break-word}
 main{max-width:calc(55ch + 2.5rem);margin:0 auto;padding:2.5rem 1.25rem 4rem}
 header.atelier-head{margin-bottom:2rem;border-bottom:1px solid var(--line);padding-bottom:1.25rem}
+footer.atelier-foot{margin-top:3rem;border-top:1px solid var(--line);padding-top:.75rem;font-size:.85rem}footer.atelier-foot a{color:var(--muted)}
 h1,h2,h3,h4,h5,h6{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.25;margin:2em 0 .6em;text-wrap:balance}
 h1{font-size:1.9rem}h2{font-size:1.45rem}h3{font-size:1.2rem}h4,h5,h6{font-size:1rem}
 header.atelier-head h1{font-size:2.1rem;margin:0 0 .5rem}
@@ -173,11 +174,26 @@ es.addEventListener("gone",function(){es.close();location.replace(p);});
 }catch(e){}})();</script>`;
 
 /**
+ * Says the page was read (docs/ARCHITECTURE.md#reading-figures): a published page is mostly
+ * answered by the nginx micro-cache, which no server sees, so the page sends one beacon
+ * (`POST /api/v`: the address it was read at and the referring host, nothing else; no
+ * cookie, no storage). Only at a public page's own address: share links and private pages
+ * are counted where they are served. Inert inside a frame (the app's page view) and after a
+ * live reload (`?v=`), so neither counts twice. Fails closed.
+ */
+const COUNT_SCRIPT = `<script data-atelier-count>(function(){try{
+var p=location.pathname;if(window.parent!==window||/[?&]v=/.test(location.search)||!/^\\/(a|artifacts)\\//.test(p))return;
+var r="";try{r=document.referrer?new URL(document.referrer).host:"";}catch(e){}
+var b=JSON.stringify({p:p,r:r});
+if(navigator.sendBeacon)navigator.sendBeacon("/api/v",b);else fetch("/api/v",{method:"POST",body:b,keepalive:true,mode:"no-cors"});
+}catch(e){}})();</script>`;
+
+/**
  * The scripts a composed document carries, each only where it is needed (every read sends
  * them). The one place to add another: they go in this order before `</body>`.
  */
 function scriptsFor(features: { liveTables: boolean }): string[] {
-  return features.liveTables ? [TABLE_SCRIPT, LIVE_SCRIPT] : [LIVE_SCRIPT];
+  return features.liveTables ? [TABLE_SCRIPT, LIVE_SCRIPT, COUNT_SCRIPT] : [LIVE_SCRIPT, COUNT_SCRIPT];
 }
 
 export interface RenderInput {
@@ -254,6 +270,7 @@ ${summary ? `<meta name="twitter:description" content="${summary}">\n` : ""}<lin
 <article class="atelier-body">
 ${d.body}
 </article>
+<footer class="atelier-foot"><a href="/privacy#reading-figures">Views are counted without cookies</a></footer>
 </main>
 ${d.scripts.map((s) => `${s}\n`).join("")}</body>
 </html>

@@ -5,7 +5,8 @@ import { AppError } from "../errors";
 import { type Principal } from "./access";
 import { isPublicWorkspace } from "./artifacts";
 import { decodeCursor, encodeCursor } from "./cursors";
-import type { StoreDeps } from "./deps";
+import type { Deps, StoreDeps } from "./deps";
+import { countAgentRead } from "./analytics/record";
 import { readablePage } from "./pages/page-store";
 import { workspacesOf } from "./workspaces";
 
@@ -54,13 +55,14 @@ export async function listPageResources(
  * missing one; any other failure (the database) is left to surface as what it is.
  */
 export async function readPageResource(
-  deps: StoreDeps,
+  deps: StoreDeps & Pick<Deps, "views">,
   principal: Principal,
   uri: string,
 ): Promise<{ uri: string; mimeType: string; text: string; isPublic: boolean }> {
   const m = /^artifact:\/\/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)$/.exec(uri);
   if (!m?.[1]) throw new AppError("not_found", "Resources are artifact://{slug}.");
   const { page, ws } = await readablePage(deps, principal, { slug: m[1] }, true);
+  countAgentRead(deps.views, principal, { workspaceId: ws._id, pageId: page._id });
   const parts = [...page.parts].sort((a, b) => a.position - b.position);
   const isPublic = isPublicWorkspace(ws);
   if (parts.every((p) => p.kind === "markdown")) {

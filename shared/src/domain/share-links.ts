@@ -189,7 +189,9 @@ export async function resolveShareLink(
   secret: string,
   pageSlug: string | undefined,
 ): Promise<
-  { kind: "page"; html: string; workspaceId: string } | { kind: "index"; workspace: WorkspaceDoc; pages: Pick<PageDoc, "slug" | "title" | "summary">[] } | null
+  | { kind: "page"; html: string; workspaceId: string; pageId: string; linkId: string }
+  | { kind: "index"; workspace: WorkspaceDoc; pages: Pick<PageDoc, "slug" | "title" | "summary">[] }
+  | null
 > {
   const live = await liveShareLink(deps, secret);
   if (!live) return null;
@@ -201,7 +203,7 @@ export async function resolveShareLink(
   const documentOf = async (page: PageDoc | null) => {
     if (!page || page.workspaceId !== ws._id) return null;
     const a = await deps.database.c.artifacts.findOne({ _id: page.slug }, { projection: { html: 1, pageId: 1 } });
-    return a?.html && a.pageId === page._id ? { kind: "page" as const, html: a.html, workspaceId: ws._id } : null;
+    return a?.html && a.pageId === page._id ? { kind: "page" as const, html: a.html, workspaceId: ws._id, pageId: page._id, linkId: link.linkId } : null;
   };
   if (link.pageId) {
     const page = await deps.database.c.pages.findOne({ _id: link.pageId });

@@ -2,6 +2,7 @@
 // single winner, followed by idempotent steps, so any number of server processes can sweep
 // at once and an interrupted sweep (or claim, or write) is finished by the next one.
 import { backfillSearchIndex } from "./search-index";
+import { sweepAnalytics } from "./analytics/retention";
 import type { Collection, Document, Filter, WithId } from "mongodb";
 import type { RegistrationDoc } from "../db/index";
 import { isHidden } from "./access";
@@ -78,6 +79,7 @@ export async function purgeSandbox({ database, cache }: Pick<SweepDeps, "databas
     // Only a sandbox that is still hidden and unclaimed is ever purged.
     if (ws && (ws.sandbox?.state !== "expired" || !isHidden(ws))) return;
     const byWorkspace = [
+      "pageViews",
       "pages",
       "artifacts",
       "revisions",
@@ -217,6 +219,8 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepReport> {
   report.cleared += await pruneChanges(deps);
   // Webhook deliveries done longer ago than that (their log).
   report.cleared += await pruneDeliveries(deps);
+  // Reading figures: the visitors and salts of days that are over, daily rows past the retention folded into months.
+  report.cleared += await sweepAnalytics(deps);
   return report;
 }
 

@@ -310,6 +310,7 @@ export async function deleteWorkspace(deps: StoreDeps, principal: Principal, inp
 
 /** What a workspace owns, by its id: removed when the workspace is deleted. */
 const OWNED_BY_WORKSPACE = [
+  "pageViews",
   "artifacts",
   "shareLinks",
   "comments",

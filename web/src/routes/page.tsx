@@ -11,6 +11,7 @@ import { CopyButton } from "../components/copy-button";
 import { PageComments } from "../components/comments/page-comments";
 import { ArtifactFrame } from "../components/page/artifact-frame";
 import { HistoryPanel } from "../components/page/history-panel";
+import { ReadingFigures } from "../components/page/reading-figures";
 import { LiveTablesNote } from "../components/page/live-tables-note";
 import { MovePageDialog } from "../components/page/move-page-dialog";
 import { useDeletePage } from "../components/page/use-delete-page";
@@ -40,6 +41,7 @@ export function PageScreen({ user, params }: PublicScreenProps) {
   // Just made with "New page": the title is selected to type over.
   const fresh = search.get("new") === "1";
   const commentsOpen = search.get("comments") === "1";
+  const readersOpen = search.get("readers") === "1";
 
   const workspace = useQuery(trpc.workspaces.get.queryOptions({ slug }));
   // While editing, look for other people's (and agents') saves every 15 s, so a conflict
@@ -57,7 +59,7 @@ export function PageScreen({ user, params }: PublicScreenProps) {
     if (opened) recordRecent({ kind: "page", ...opened });
   }, [opened?.href, opened?.title, opened?.where]);
 
-  const setFlag = (name: "edit" | "history" | "comments", on: boolean) =>
+  const setFlag = (name: "edit" | "history" | "comments" | "readers", on: boolean) =>
     setSearch(
       (prev) => {
         const next = new URLSearchParams(prev);
@@ -94,9 +96,11 @@ export function PageScreen({ user, params }: PublicScreenProps) {
   const showEditor = editing && canWrite;
   // Comments are members' (docs/comments.md#who-sees-and-writes-them), never over the editor.
   const showComments = commentsOpen && isMember && !showEditor;
+  // Reading figures are for owners and editors (issue 32), beside the page like the history.
+  const showReaders = readersOpen && canWrite && !showEditor && !historyOpen;
 
   return (
-    <div className={`page-screen ${historyOpen || showComments ? "page-screen--with-history" : ""}`}>
+    <div className={`page-screen ${historyOpen || showComments || showReaders ? "page-screen--with-history" : ""}`}>
       <title>{`${data.title} · ${wsData.name} · Atelier`}</title>
       <Breadcrumb trail={[...(user ? [{ href: "/", label: "Workspaces" }] : []), { href: `/buckets/${slug}`, label: wsData.name }]} current={data.title} />
 
@@ -127,6 +131,11 @@ export function PageScreen({ user, params }: PublicScreenProps) {
           <button type="button" className="button" aria-pressed={historyOpen} onClick={() => setFlag("history", !historyOpen)}>
             History
           </button>
+          {canWrite && !showEditor ? (
+            <button type="button" className="button" aria-pressed={showReaders} onClick={() => setFlag("readers", !showReaders)}>
+              Readers
+            </button>
+          ) : null}
           {isMember && !showEditor ? (
             <button type="button" className="button" aria-pressed={showComments} onClick={() => setFlag("comments", !showComments)}>
               Comments
@@ -175,6 +184,7 @@ export function PageScreen({ user, params }: PublicScreenProps) {
             </div>
           )}
         </div>
+        {showReaders ? <ReadingFigures slug={data.slug} onClose={() => setFlag("readers", false)} /> : null}
         {historyOpen ? <HistoryPanel page={data} directory={directory} canWrite={canWrite} onClose={() => setFlag("history", false)} /> : null}
       </div>
 

@@ -17,6 +17,7 @@ import { recordRecent } from "../lib/recent";
 import { useNewPage } from "../components/workspace/use-new-page";
 import { NewTableDialog } from "../components/workspace/new-table-dialog";
 import { PagesPanel } from "../components/workspace/pages-panel";
+import { MostRead } from "../components/page/reading-figures";
 import { SettingsPanel } from "../components/workspace/settings-panel";
 import { SharingPanel } from "../components/workspace/sharing-panel";
 import { TablesPanel } from "../components/workspace/tables-panel";
@@ -162,7 +163,10 @@ export function WorkspaceScreen({ user, params }: PublicScreenProps) {
           />
         </TabPanel>
       ) : (
-        <PagesPanel slug={slug} canWrite={data.can_write} directory={directory} onNewPage={newPage.start} />
+        <>
+          {data.can_write ? <MostRead workspace={slug} /> : null}
+          <PagesPanel slug={slug} canWrite={data.can_write} directory={directory} onNewPage={newPage.start} />
+        </>
       )}
 
       {data.can_write ? <NewPageDialog open={newPageOpen} workspace={slug} onClose={() => setNewPageOpen(false)} /> : null}
@@ -194,7 +198,13 @@ function WorkspaceTab({
 }) {
   switch (tab) {
     case "pages":
-      return <PagesPanel slug={slug} canWrite={canWrite} directory={directory} onNewPage={onNewPage} />;
+      return (
+        <>
+          {/* Reading figures (issue 32): owners and editors see the most-read pages above the list. */}
+          {canWrite ? <MostRead workspace={slug} /> : null}
+          <PagesPanel slug={slug} canWrite={canWrite} directory={directory} onNewPage={onNewPage} />
+        </>
+      );
     case "tables":
       return <TablesPanel slug={slug} canWrite={canWrite} onNewTable={onNewTable} />;
     case "files":

@@ -5,6 +5,7 @@ import { instanceLlmsTxt, workspaceLlmsTxt } from "@atelier/shared/domain/llms-t
 import { publicTableCsv, publicTableJson } from "@atelier/shared/domain/tables/public-table";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
+import { countBrowserRead } from "@atelier/shared/domain/analytics/record";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { withFileGrants } from "@atelier/shared/domain/files";
 import {
@@ -72,6 +73,15 @@ function addressOf(raw: string, id: "slug" | "pageId"): Address | null {
   };
 }
 
+/**
+ * Counts a read this server answered (docs/ARCHITECTURE.md#reading-figures): private pages,
+ * share links and machine views. A public page's HTML is counted by its beacon instead (the
+ * micro-cache answers most of those reads), so it is never counted here too.
+ */
+function countRead(deps: Deps, req: Request, at: { workspaceId: string; pageId: string; shareLinkId?: string }): void {
+  countBrowserRead(deps.views, { ...at, address: req.ip ?? "", userAgent: req.get("user-agent"), headers: req.headers, referrer: req.get("referer") });
+}
+
 /** Whether the request asks for Markdown rather than HTML (`Accept: text/markdown`). */
 function wantsMarkdown(req: Request): boolean {
   return req.accepts(["text/html", "text/markdown"]) === "text/markdown";
@@ -87,6 +97,7 @@ function versionHandler(deps: Deps, address: Address, req: Request, res: Respons
     const at = await pageAtVersion(deps, reader, address.key, address.version);
     const where = "slug" in address.key ? `/a/${address.key.slug}` : `/artifacts/${address.key.pageId}`;
     if (!at) return notFound(res, address.view === "html" && address.version !== undefined ? `${where}@${address.version}` : null);
+    if (address.view !== "html" || !at.isPublic) countRead(deps, req, { workspaceId: at.ws._id, pageId: at.page._id });
     const cache = !at.isPublic ? PRIVATE_ARTIFACT_CACHE : address.version !== undefined ? PINNED_ARTIFACT_CACHE : PUBLIC_ARTIFACT_CACHE;
     if (address.view === "html") {
       const { html, etag } = await renderedAtVersion(deps, at);
@@ -200,6 +211,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
       }
     } else {
       res.set("Cache-Control", PRIVATE_ARTIFACT_CACHE);
+      if (!embed) countRead(deps, req, { workspaceId: found.workspaceId, pageId: found.pageId });
     }
     if (wrap) return void res.status(200).send(liveWrapperDocument({ slug: key.slug, title: titleOf(found.html) ?? key.slug }));
     const html = found.isPublic ? found.html : withFileGrants(deps.config, found.html, found.workspaceId);
@@ -274,6 +286,7 @@ export function artifactRoutes(deps: Deps): Router {
     sendArtifactHeaders(res);
     res.set({ "Cache-Control": PRIVATE_ARTIFACT_CACHE, "X-Robots-Tag": "noindex, nofollow" });
     if (found.kind === "page") {
+      countRead(deps, req, { workspaceId: found.workspaceId, pageId: found.pageId, shareLinkId: found.linkId });
       res.status(200).send(withFileGrants(deps.config, found.html, found.workspaceId));
       return;
     }

@@ -36,6 +36,8 @@ export async function finishDelete(deps: StoreDeps, page: Pick<PageDoc, "_id" | 
   const comments = await database.c.comments.find({ pageId: page._id }, { projection: { bytes: 1 } }).toArray();
   await database.c.comments.deleteMany({ pageId: page._id });
   await unindexTarget(deps, { workspaceId: page.workspaceId, kind: "page", id: page._id });
+  // Its reading figures too (docs/ARCHITECTURE.md#reading-figures); a flush still in flight may add one row back, which the workspace's delete removes.
+  await database.c.pageViews.deleteMany({ pageId: page._id });
   const r = await database.c.pages.deleteOne({ _id: page._id });
   forgetPage(deps, page._id);
   const freed =
