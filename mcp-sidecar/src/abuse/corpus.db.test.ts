@@ -105,6 +105,8 @@ function corpus(f: Fixture): Record<string, Entry> {
         { label: "comments of someone else's page", input: { slug: f.vpage, comments: true } },
       ],
     },
+    // Reading figures are for owners and editors: someone else's public page is as foreign as a private one.
+    get_page_stats: { ids: true, base: { slug: f.apage }, fields: { slug: page([f.vpage, f.vpubPage]) } },
     list_comments: {
       ids: true,
       base: { page: f.apage },

@@ -201,6 +201,9 @@ function corpus(f: Fixture): Record<string, Entry> {
     },
     "pages.list": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws(), collection: table, cursor } },
     "pages.get": { ids: true, base: { slug: f.apage }, fields: { slug: page() } },
+    // Reading figures are for owners and editors: someone else's public page or workspace is as foreign as a private one.
+    "analytics.page": { ids: true, base: { slug: f.apage }, fields: { slug: page([f.vpage, f.vpubPage]) } },
+    "analytics.workspace": { ids: true, base: { workspace: f.aws }, fields: { workspace: ws([f.vpriv, f.vpub]) } },
     "pages.create": {
       ids: true,
       base: { slug: uniq("new"), title: "t", body_markdown: "x", workspace: f.aws },
