@@ -1,10 +1,15 @@
-// The server as a real process: it finishes in-flight requests on SIGTERM, then exits 0.
+// The server as a real process: it finishes in-flight requests on SIGTERM, then exits 0; and
+// the reading figures it holds in memory are written before it exits (issue 32: a clean
+// shutdown loses no counts).
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
-import { testMongoUri } from "@atelier/shared/testing";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
+import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
+import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
+import { testDatabase, testDeps, testMongoUri } from "@atelier/shared/testing";
 import { describe, expect, it } from "vitest";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -67,4 +72,63 @@ describe("graceful shutdown", () => {
       child.kill("SIGKILL");
     }
   }, 90_000);
+});
+
+describe("reading figures on a clean shutdown", () => {
+  it("writes the views counted since the last flush before the process exits", async () => {
+    const database = await testDatabase("shutdown-views");
+    const deps = testDeps(database);
+    const user = await findOrCreateConfirmedUser(deps, `views-${Date.now()}@example.com`);
+    const as = { kind: "user" as const, user };
+    const ws = `views-${Date.now().toString(36)}`;
+    await createWorkspaceFor(deps, as, { slug: ws, name: "Views" });
+    await setVisibility(deps, as, ws, "public");
+    const page = await createPage(deps, as, { workspace: ws, slug: "read-me", title: "Read me", body_markdown: "Hello." });
+
+    const port = await freePort();
+    const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
+      cwd: serverDir,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "test",
+        SERVER_PORT: String(port),
+        MONGODB_URI: testMongoUri(),
+        MONGODB_DB: database.name,
+        LOG_LEVEL: "info",
+        // No flush on a timer during the test: only the shutdown writes them.
+        ANALYTICS_FLUSH_SECONDS: "300",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    try {
+      for (let i = 0; i < 600 && !out.includes("server listening"); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain("server listening");
+      for (let i = 0; i < 12; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v`, {
+          method: "POST",
+          headers: {
+            "content-type": "text/plain;charset=UTF-8",
+            origin: "null",
+            "sec-fetch-site": "cross-site",
+            "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+            "x-forwarded-for": `198.51.100.${(i % 3) + 1}`,
+          },
+          body: JSON.stringify({ p: "/a/read-me" }),
+        });
+        expect(res.status).toBe(204);
+      }
+      expect(await database.c.pageViews.countDocuments({ pageId: page.page.page_id })).toBe(0);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      const rows = await database.c.pageViews.find({ pageId: page.page.page_id }).toArray();
+      expect(rows.map((r) => ({ views: r.views, uniques: r.uniques }))).toEqual([{ views: 12, uniques: 3 }]);
+    } finally {
+      child.kill("SIGKILL");
+      await database.drop();
+    }
+  }, 120_000);
 });
