@@ -1,3 +1,4 @@
+// Longer than 300 lines: writing the stored document, reading it, and keeping the list of pages that show a table share the artifact's shape and its cache; split, each part would repeat them.
 // What a page's public address serves (docs/contract.md#routes): its rendered document, kept in an
 // artifact document keyed by the slug, with a copy of whether anyone may read it. A public
 // read is one primary-key lookup (or none, from the cache); a private read adds the access

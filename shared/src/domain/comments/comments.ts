@@ -23,7 +23,7 @@ import type {
   ResolveCommentInput,
   ThreadView,
 } from "../../schemas/comments";
-import { actorForReader, actorOf, can, isHidden, isInsider, notReadable, type Principal, type Reader, readerIn, hasScope } from "../access";
+import { actorForReader, actorOf, can, isHidden, notReadable, type Principal, type Reader, readerIn } from "../access";
 import { now } from "../clock";
 import type { StoreDeps } from "../deps";
 import { recordEvent } from "../events";
@@ -33,6 +33,7 @@ import { readablePage } from "../pages/page-store";
 import { textOf } from "../pages/version-diff";
 import { findWorkspace, findWorkspaceBySlug, readableWorkspace } from "../workspaces";
 import { findQuote, makeAnchor, reanchor, type QuoteAnchor } from "./anchor";
+import { mayComment, type Need } from "./comment-access";
 import { queueMentionMails, resolveMentions } from "./mentions";
 import { locateSelection } from "./plain-text";
 
@@ -40,19 +41,6 @@ import { locateSelection } from "./plain-text";
 export const MAX_COMMENTS_PER_TARGET = 1_000;
 /** At most this many replies in one thread. */
 export const MAX_REPLIES = 200;
-
-type Need = "read" | "write";
-
-/**
- * Whether `principal` may read or write the comments of `ws`: insiders only (a member of any
- * role, an agent acting for one with the scope, a sandbox's own token in its sandbox).
- */
-export function mayComment(principal: Principal, ws: WorkspaceDoc, need: Need): boolean {
-  if (isHidden(ws) || !isInsider(principal, ws)) return false;
-  if (principal.kind === "user") return true;
-  if (principal.kind !== "token") return false;
-  return need === "read" ? hasScope(principal.token, "mcp:read") || hasScope(principal.token, "mcp:write") : hasScope(principal.token, "mcp:write");
-}
 
 function assertMayComment(principal: Principal, ws: WorkspaceDoc, need: Need): void {
   if (mayComment(principal, ws, need)) return;

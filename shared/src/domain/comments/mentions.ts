@@ -18,7 +18,7 @@ import type { Deps, StoreDeps } from "../deps";
 import { unlinkableText } from "../display-text";
 import type { Mail } from "../mail";
 import { readableWorkspace } from "../workspaces";
-import { mayComment } from "./comments";
+import { mayComment } from "./comment-access";
 
 interface Mentionable {
   kind: "member" | "agent";
