@@ -100,7 +100,11 @@ test("a table edited like a sheet: cells in place, a checkbox ticked, a column f
   });
 
   await test.step("a checkbox is ticked right in its cell (and Space ticks the focused one)", async () => {
-    await page.getByRole("checkbox", { name: "bought of “Eggs”" }).check();
+    // click, then wait for the tick: the cell's value comes back from its write (and a live
+    // refetch may redraw the row meanwhile), so the box is not ticked the instant it is clicked.
+    const eggs = page.getByRole("checkbox", { name: "bought of “Eggs”" });
+    await eggs.click();
+    await expect(eggs).toBeChecked();
     await cell(page, "Milk", "bought").click({ position: { x: 4, y: 4 } });
     await page.keyboard.press("Space");
     await expect.poll(async () => (await rowsOf(page, ws)).map((r) => r.values.bought)).toEqual([true, true, null]);
