@@ -208,6 +208,7 @@ export async function getRenderedArtifact(
   deps: StoreDeps,
   principal: Principal | (() => Promise<Principal>),
   by: { slug: string } | { pageId: string },
+  opts: { fresh?: boolean } = {},
 ): Promise<RenderedArtifact> {
   let slug: string;
   if ("slug" in by) slug = by.slug;
@@ -216,6 +217,9 @@ export async function getRenderedArtifact(
     if (!page) return null;
     slug = page.slug;
   }
+  // A live page reloading after a change (`?v=`) asks for the stored document, not this
+  // process's copy: its follower may not have read that change's signal yet.
+  if (opts.fresh) forgetArtifact(deps, slug);
   const doc = await artifactBySlug(deps, slug);
   if (!doc) return null;
   if (doc.redirect && doc.redirect.until <= now()) return null;

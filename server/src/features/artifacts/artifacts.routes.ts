@@ -188,7 +188,9 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     const key = by(req);
     if (!key) return notFound(res);
     // The session is looked up only for a page that is not public: a public read is one lookup.
-    const found = await getRenderedArtifact(deps, async () => (await sessionFromRequest(deps, req)).principal, key);
+    const found = await getRenderedArtifact(deps, async () => (await sessionFromRequest(deps, req)).principal, key, {
+      fresh: typeof req.query.v === "string",
+    });
     if (!found) return notFound(res, "slug" in key ? `/a/${key.slug}` : `/artifacts/${key.pageId}`);
     if (found.kind === "moved") {
       // A page whose address changed: the old one points to the new one for a while.
