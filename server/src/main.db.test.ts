@@ -14,30 +14,28 @@ import { describe, expect, it } from "vitest";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The server from its sources (tsx) on `port` with `env` added; resolves once it listens. */
+async function startServer(port: number, env: Record<string, string>) {
+  const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH, NODE_ENV: "test", SERVER_PORT: String(port), MONGODB_URI: testMongoUri(), LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  // Starting tsx and the server takes seconds, and tens of them on a busy machine.
+  for (let i = 0; i < 600 && !out.includes("server listening"); i++) await new Promise((r) => setTimeout(r, 100));
+  return { child, exited, out: () => out };
+}
+
 describe("graceful shutdown", () => {
   it("lets a request that is still arriving finish after SIGTERM, refuses new ones, and exits 0", async () => {
     const port = await freePort();
-    const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
-      cwd: serverDir,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "test",
-        SERVER_PORT: String(port),
-        MONGODB_URI: testMongoUri(),
-        MONGODB_DB: `shutdown_${port}`,
-        LOG_LEVEL: "info",
-        ANONYMOUS_REGISTRATION_ENABLED: "false",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    const { child, exited, out } = await startServer(port, { MONGODB_DB: `shutdown_${port}`, ANONYMOUS_REGISTRATION_ENABLED: "false" });
     try {
-      // Starting tsx and the server takes seconds, and tens of them on a busy machine.
-      for (let i = 0; i < 600 && !out.includes("server listening"); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(out).toContain("server listening");
+      expect(out()).toContain("server listening");
 
       // A POST whose body arrives in two halves, with SIGTERM in between.
       const body = JSON.stringify({ type: "anonymous", requested_credential_type: "mcp_write_token" });
@@ -67,7 +65,7 @@ describe("graceful shutdown", () => {
       expect(answer).toMatch(/^HTTP\/1\.1 403/);
       expect(answer).toContain("registration_disabled");
       expect(await exited).toBe(0);
-      expect(out).toContain("stopped");
+      expect(out()).toContain("stopped");
     } finally {
       child.kill("SIGKILL");
     }
@@ -86,27 +84,10 @@ describe("reading figures on a clean shutdown", () => {
     const page = await createPage(deps, as, { workspace: ws, slug: "read-me", title: "Read me", body_markdown: "Hello." });
 
     const port = await freePort();
-    const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
-      cwd: serverDir,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "test",
-        SERVER_PORT: String(port),
-        MONGODB_URI: testMongoUri(),
-        MONGODB_DB: database.name,
-        LOG_LEVEL: "info",
-        // No flush on a timer during the test: only the shutdown writes them.
-        ANALYTICS_FLUSH_SECONDS: "300",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    // No flush on a timer during the test: only the shutdown writes them.
+    const { child, exited, out } = await startServer(port, { MONGODB_DB: database.name, ANALYTICS_FLUSH_SECONDS: "300" });
     try {
-      for (let i = 0; i < 600 && !out.includes("server listening"); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(out).toContain("server listening");
+      expect(out()).toContain("server listening");
       for (let i = 0; i < 12; i++) {
         const res = await fetch(`http://127.0.0.1:${port}/api/v`, {
           method: "POST",
