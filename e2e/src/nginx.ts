@@ -13,6 +13,10 @@ export interface NginxLayout {
   port: number;
   serverPorts: [number, number];
   sidecarPorts: [number, number];
+  /** Where the servers receive nginx's view log (ANALYTICS_NGINX_LOG's port). */
+  viewLogPort: number;
+  /** A load balancer in front, trusted for X-Forwarded-For (`set_real_ip_from`), as deploy/nginx.conf describes. */
+  realIpFrom?: string;
 }
 
 export interface RenderedNginx {
@@ -56,6 +60,10 @@ export function renderNginxConf(layout: NginxLayout): RenderedNginx {
   conf = replaceOnce(conf, "server 127.0.0.1:3102 ", `server 127.0.0.1:${layout.serverPorts[1]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3201 ", `server 127.0.0.1:${layout.sidecarPorts[0]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${layout.sidecarPorts[1]} `);
+  conf = replaceOnce(conf, "syslog:server=127.0.0.1:3190,", `syslog:server=127.0.0.1:${layout.viewLogPort},`);
+  if (layout.realIpFrom) {
+    conf = replaceOnce(conf, "server_name _;", `server_name _;\n        set_real_ip_from ${layout.realIpFrom};\n        real_ip_header X-Forwarded-For;`);
+  }
   // Debian's nginx keeps its temp files under /var/lib/nginx; these go to the temp folder.
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `    ${d}_temp_path ${path.join(temp, d)};`).join("\n");
   conf = replaceOnce(conf, /^http \{$/m, `http {\n${temps}`);

@@ -48,7 +48,7 @@ interface LogFigures {
 function readAccessLog(file: string): LogFigures {
   const out: LogFigures = { requests: 0, fiveXx: new Map(), failovers: 0 };
   if (!existsSync(file)) return out;
-  const re = /^\S+ \[[^\]]+\] "(\S+) ([^"]*)" (\d{3}) \d+ \S+ upstream=(.*)$/;
+  const re = /^\[[^\]]+\] "(\S+) ([^"]*)" (\d{3}) \d+ \S+ upstream=(.*)$/;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     const m = re.exec(line);
     if (!m?.[1] || !m[3]) continue;

@@ -38,8 +38,7 @@ export function createApp(deps: Deps): Express {
   // revocation requests come from clients anywhere), so it sits before the same-origin guard.
   const oauth = createOAuthProvider(deps);
   app.use(oauthRoutes(deps, oauth));
-  // The view beacon comes from published pages, which run in an opaque origin: before the guard too.
-  app.use(analyticsRoutes(deps));
+  app.use(analyticsRoutes());
   app.use(sameOriginOnly(deps.config.BASE_URL));
   app.use(
     "/api/trpc",

@@ -13,6 +13,7 @@ import { createServer } from "node:http";
 import { createApp } from "./app";
 import { endAllStreams } from "./features/events/sse";
 import { leanArtifactFront } from "./http/lean-artifacts";
+import { startViewLog } from "./features/analytics/view-log";
 
 const config = loadConfigOrExit();
 const logger = createLogger({ name: "server", level: config.LOG_LEVEL });
@@ -26,9 +27,11 @@ const follower = await new ChangeFollower({ database, config, cache }, (err) => 
 // Reading figures: counted in memory, written as increments every ANALYTICS_FLUSH_SECONDS and at shutdown.
 const views = new ViewCounter({ database, config }).start((err) => logger.warn({ err }, "writing reading figures failed; kept for the next flush"));
 const app = createApp({ config, database, logger, mailer, cache, follower, views });
+// Reads nginx counted (its view log), when nginx is in front: docs/ARCHITECTURE.md#reading-figures.
+const viewLog = config.ANALYTICS_NGINX_LOG ? startViewLog({ database, config, cache, views, logger }, config.ANALYTICS_NGINX_LOG) : null;
 // Public pages this process holds answer before Express, with their request lines buffered.
 const front = leanArtifactFront(
-  { cache, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) },
+  { cache, views, logger: createLogger({ name: "server", level: config.LOG_LEVEL, destination: bufferedStdout(), redact: false }) },
   app,
 );
 const server = createServer(front.listener).listen(config.SERVER_PORT, config.LISTEN_HOST, () => {
@@ -52,6 +55,7 @@ shutdownOnSignals({
     await mentionMailer.stop();
     await webhooks.stop();
     // After the last request has finished: every view counted is written before the database closes.
+    await viewLog?.close();
     await views.stop().catch((err: unknown) => logger.error({ err }, "writing the last reading figures failed"));
     await follower.stop();
     mailer.close();

@@ -121,6 +121,11 @@ const EnvSchema = z.object({
   ANALYTICS_ENABLED: bool(true),
   ANALYTICS_FLUSH_SECONDS: int(5, 1, 300),
   ANALYTICS_RETENTION_DAYS: int(395, 31, 3650),
+  // Where this server receives nginx's view log (syslog over UDP), as `host:port`; "" for none.
+  ANALYTICS_NGINX_LOG: z
+    .string()
+    .regex(/^$|^(\[[0-9a-fA-F:]+\]|[0-9.]+|localhost):\d{1,5}$/, "must be host:port (an IP address, on this machine), or empty")
+    .default(""),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/, ]+$/, "must be loopback, a number of hops, or a list of addresses/subnets")

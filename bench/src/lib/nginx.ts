@@ -110,6 +110,8 @@ export function shippedNginxConf(opts: {
   serverPorts: [number, number];
   sidecarPorts: [number, number];
   workers: number;
+  /** Where the servers receive nginx's view log (reading figures); without it nginx counts no views (the line is removed). */
+  viewLogPort?: number;
 }): string {
   const p = (name: string) => path.join(opts.dir, name);
   let conf = readFileSync(opts.template, "utf8");
@@ -123,6 +125,10 @@ export function shippedNginxConf(opts: {
   conf = replaceOnce(conf, "server 127.0.0.1:3102 ", `server 127.0.0.1:${opts.serverPorts[1]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3201 ", `server 127.0.0.1:${opts.sidecarPorts[0]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${opts.sidecarPorts[1]} `);
+  conf =
+    opts.viewLogPort === undefined
+      ? replaceOnce(conf, /^ *access_log syslog:server=127\.0\.0\.1:3190,.*$/m, "")
+      : replaceOnce(conf, "syslog:server=127.0.0.1:3190,", `syslog:server=127.0.0.1:${opts.viewLogPort},`);
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `    ${d}_temp_path ${p(`tmp/${d}`)};`).join("\n");
   return replaceOnce(conf, /^http \{$/, `http {\n${temps}`);
 }

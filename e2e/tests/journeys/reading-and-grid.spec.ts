@@ -159,10 +159,9 @@ test("the page view reads the whole page: title once, alignment, highlighted cod
     const res = await httpCall(`${stack.baseUrl}/a/${slug}`, { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ") } });
     expect(res.status).toBe(200);
     expect(res.body.match(/<h1[\s>]/g)).toHaveLength(1);
-    // Three scripts of ours: the table sorter, the page's live update (docs/events.md#live-streams)
-    // and the view count's beacon (docs/ARCHITECTURE.md#reading-figures).
-    expect(res.body.match(/<script/gi)).toHaveLength(3);
-    expect(res.body).toContain("<script data-atelier-count>");
+    // Two scripts of ours: the table sorter and the page's live update (docs/events.md#live-streams);
+    // no view beacon (views are counted from nginx's log, docs/ARCHITECTURE.md#reading-figures).
+    expect(res.body.match(/<script/gi)).toHaveLength(2);
     expect(res.body).toContain('d.querySelectorAll("figure.atelier-table")');
     expect(res.body).toContain("<script data-atelier-live>");
     expect(res.body).toContain('<span class="hljs-keyword">export</span>');

@@ -99,3 +99,25 @@ describe("the lean read path for /a/{slug}", () => {
     expect((await owner.request(`/a/${slug}`)).headers.get("cache-control")).toBe("private, no-store");
   });
 });
+
+describe("views on the lean path (reading figures)", () => {
+  const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+  it("counts each public read it answers that opens the page, as the full route would, unless a proxy in front counted it", async () => {
+    const slug = await publicPage();
+    await srv.deps.follower?.poll();
+    await srv.deps.follower?.poll();
+    const read = (address: string, headers: Record<string, string> = {}) =>
+      fetch(`${srv.url}/a/${slug}`, { headers: { "x-forwarded-for": address, "user-agent": FIREFOX, ...headers } });
+    expect((await read("203.0.113.70")).status).toBe(200); // the full route fills the cache
+    const before = srv.lean.served;
+    expect((await read("203.0.113.71", { "sec-fetch-dest": "document" })).status).toBe(200);
+    expect((await read("203.0.113.71", { "if-none-match": (await read("203.0.113.72")).headers.get("etag") ?? "" })).status).toBe(304);
+    expect((await read("203.0.113.73", { "sec-fetch-dest": "iframe" })).status).toBe(200);
+    expect((await read("203.0.113.74", { "x-atelier-views": "nginx" })).status).toBe(200);
+    expect(srv.lean.served, "all on the lean path").toBe(before + 5);
+    await srv.deps.views?.flush();
+    const stats = await trpcData<{ totals: unknown }>(await owner.query("analytics.page", { slug }));
+    // .70 (full route), .71 twice, .72; not the framed read, not the one nginx counted.
+    expect(stats.totals).toEqual({ views: 4, uniques: 3, bots: 0, agent_reads: 0 });
+  });
+});

@@ -5,11 +5,15 @@
 // the full app unchanged, which fills the cache. The answer is exactly the full route's:
 // same status, headers and CSP (lean-artifacts.db.test.ts compares them).
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import proxyaddr from "proxy-addr";
 import { cachedPublicArtifact } from "@atelier/shared/domain/artifacts";
 import { SLUG_PATTERN } from "@atelier/shared/schemas/common";
 import { logRequest } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
 import type { ReadCache } from "@atelier/shared/domain/cache";
+import type { ViewCounter } from "@atelier/shared/domain/analytics/counter";
+import { countBrowserRead } from "@atelier/shared/domain/analytics/record";
+import { countedUpstream, isPageOpen } from "@atelier/shared/domain/analytics/views";
 import { isComposedDocument } from "@atelier/shared/domain/render";
 import { artifactHeaders, artifactVary, etagMatches, PUBLIC_ARTIFACT_CACHE } from "../features/artifacts/artifacts.routes";
 
@@ -19,7 +23,18 @@ export interface LeanFront {
   readonly served: number;
 }
 
-export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, app: RequestListener): LeanFront {
+export interface LeanDeps {
+  cache: ReadCache;
+  logger: Logger;
+  /** Counts the views this path answers when no proxy in front counts them (docs/ARCHITECTURE.md#reading-figures). */
+  views?: ViewCounter;
+}
+
+export function leanArtifactFront(deps: LeanDeps, app: RequestListener): LeanFront {
+  // The client's address as the app reads it (Express's req.ip: TRUST_PROXY's peers only).
+  const trust = (app as { get?: (name: string) => unknown }).get?.("trust proxy fn");
+  const addressOf = (req: IncomingMessage): string =>
+    typeof trust === "function" ? proxyaddr(req, trust as (addr: string, hop: number) => boolean) : (req.socket.remoteAddress ?? "");
   // The bytes of each cached document, for as long as its cache entry lives.
   const bytes = new WeakMap<object, { body: Buffer; wrapped: boolean; headers: Record<string, string> }>();
   let served = 0;
@@ -48,6 +63,7 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
     if (entry.wrapped && req.headers["sec-fetch-dest"] === "document") return app(req, res);
     const startedAt = performance.now();
     served++;
+    if (deps.views?.enabled && method === "GET" && !countedUpstream(req.headers)) count(deps, req, addressOf(req), doc);
     if (etagMatches(req.headers["if-none-match"], doc.etag)) {
       res.writeHead(304, entry.headers);
       res.end();
@@ -65,4 +81,19 @@ export function leanArtifactFront(deps: { cache: ReadCache; logger: Logger }, ap
       return served;
     },
   };
+}
+
+/** A public page opened here, with no proxy in front counting it (one rule: domain/analytics/views.ts). */
+function count(deps: LeanDeps, req: IncomingMessage, address: string, doc: { workspaceId: string; pageId: string }): void {
+  const h = req.headers;
+  const purpose = h["sec-purpose"] ?? h.purpose;
+  if (!isPageOpen({ method: "GET", query: "", dest: h["sec-fetch-dest"], purpose: typeof purpose === "string" ? purpose : undefined })) return;
+  countBrowserRead(deps.views, {
+    workspaceId: doc.workspaceId,
+    pageId: doc.pageId,
+    address,
+    userAgent: h["user-agent"],
+    headers: h,
+    referrer: h.referer,
+  });
 }

@@ -189,10 +189,13 @@ const loading = new WeakMap<object, Map<string, Promise<Served | null>>>();
  * object comes back while the entry lives, so callers may key derived bytes on it. Anything
  * else (a miss, a private page, a redirect) is null: the full route answers those.
  */
-export function cachedPublicArtifact(deps: Pick<StoreDeps, "cache">, slug: string): { readonly html: string; readonly etag: string } | null {
+export function cachedPublicArtifact(
+  deps: Pick<StoreDeps, "cache">,
+  slug: string,
+): { readonly html: string; readonly etag: string; readonly workspaceId: string; readonly pageId: string } | null {
   const doc = deps.cache.get<Served>(artifactKey(slug));
   if (!doc || !doc.public || doc.redirect || doc.html === null) return null;
-  return doc as { html: string; etag: string };
+  return doc as { html: string; etag: string; workspaceId: string; pageId: string };
 }
 
 export type RenderedArtifact =

@@ -17,8 +17,9 @@ export { escapeHtml, markdownToHtml };
  * made again when it is next read (artifacts.ts, `refreshStale`). 2: issue 27 (reading). 3: the
  * Markdown alternate link (issue 26). 4: images load lazily, files sized (issue 29). 5: the
  * live script (issue 25). 6: the view beacon and the footer saying how views are counted (issue 32).
+ * 7: no beacon (views are counted where the page is served, or from nginx's log).
  */
-export const RENDERER_VERSION = 6;
+export const RENDERER_VERSION = 7;
 
 // The document's stylesheet, in parts: a page carries the rules for code only when it has a
 // code block, and those for live tables only when it shows one (rendered documents count
@@ -174,26 +175,11 @@ es.addEventListener("gone",function(){es.close();location.replace(p);});
 }catch(e){}})();</script>`;
 
 /**
- * Says the page was read (docs/ARCHITECTURE.md#reading-figures): a published page is mostly
- * answered by the nginx micro-cache, which no server sees, so the page sends one beacon
- * (`POST /api/v`: the address it was read at and the referring host, nothing else; no
- * cookie, no storage). Only at a public page's own address: share links and private pages
- * are counted where they are served. Inert inside a frame (the app's page view) and after a
- * live reload (`?v=`), so neither counts twice. Fails closed.
- */
-const COUNT_SCRIPT = `<script data-atelier-count>(function(){try{
-var p=location.pathname;if(window.parent!==window||/[?&]v=/.test(location.search)||!/^\\/(a|artifacts)\\//.test(p))return;
-var r="";try{r=document.referrer?new URL(document.referrer).host:"";}catch(e){}
-var b=JSON.stringify({p:p,r:r});
-if(navigator.sendBeacon)navigator.sendBeacon("/api/v",b);else fetch("/api/v",{method:"POST",body:b,keepalive:true,mode:"no-cors"});
-}catch(e){}})();</script>`;
-
-/**
  * The scripts a composed document carries, each only where it is needed (every read sends
  * them). The one place to add another: they go in this order before `</body>`.
  */
 function scriptsFor(features: { liveTables: boolean }): string[] {
-  return features.liveTables ? [TABLE_SCRIPT, LIVE_SCRIPT, COUNT_SCRIPT] : [LIVE_SCRIPT, COUNT_SCRIPT];
+  return features.liveTables ? [TABLE_SCRIPT, LIVE_SCRIPT] : [LIVE_SCRIPT];
 }
 
 export interface RenderInput {

@@ -17,9 +17,6 @@ export const WorkspaceStatsInputSchema = z
   .strict();
 export type WorkspaceStatsInput = z.infer<typeof WorkspaceStatsInputSchema>;
 
-/** The beacon a published page sends: the address it was read at and the referring host. */
-export const BeaconSchema = z.object({ p: z.string().max(200), r: z.string().max(2048).optional() }).strip();
-
 const DaySchema = z.object({ day: z.string(), views: z.number().int(), uniques: z.number().int() });
 
 export const StatsTotalsSchema = z.object({

@@ -1,17 +1,24 @@
-// Reading figures (issue 32) through the real server: the published page's beacon counts
-// views and exactly one unique per visitor (addresses given by the trusted proxy's
-// X-Forwarded-For), bots apart, DNT and Sec-GPC not at all; private pages, share links and
-// machine views are counted where they are served; the figures are for owners and editors
-// only; bad beacons are 400 and write nothing; the raw address is never stored or logged;
-// old days fold into months; the figures go with their page.
+// Reading figures (issue 32) through the real server: nginx's view log, received over real
+// UDP, counts views and exactly one unique per visitor (the address nginx names), bots apart,
+// DNT and Sec-GPC not at all, and only reads that open a public page; without a proxy in
+// front the server counts public reads where it serves them, and never twice behind nginx;
+// private pages, share links and machine views are counted where they are served; the figures
+// are for owners and editors only; the raw address is never stored or logged; old days fold
+// into months; the figures go with their page.
 import { advanceClock, resetClock } from "@atelier/shared/domain/clock";
 import { sweepOnce } from "@atelier/shared/domain/sweeper";
 import { COLLECTION_NAMES } from "@atelier/shared/db";
 import type { PageStatsView, WorkspaceStatsView } from "@atelier/shared/schemas/analytics";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import dgram from "node:dgram";
+import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { Browser, signIn, startTestServer, trpcData, trpcErrorOf, type TestServer } from "../../testing";
+import { startViewLog, type ViewLog } from "./view-log";
 
 let srv: TestServer;
+let viewLog: ViewLog;
+let viewLogPort = 0;
+const udp = dgram.createSocket("udp4");
 let owner: Browser;
 let ownerEmail = "";
 let n = 0;
@@ -22,10 +29,15 @@ const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefo
 
 beforeAll(async () => {
   srv = await startTestServer({}, "analytics");
+  viewLogPort = await freePort();
+  viewLog = startViewLog({ ...srv.deps, logger: srv.deps.logger }, `127.0.0.1:${viewLogPort}`);
+  await viewLog.listening;
   ownerEmail = `${uniq("owner")}@example.com`;
   owner = await signIn(srv, ownerEmail);
 }, 120_000);
 afterAll(async () => {
+  udp.close();
+  await viewLog.close();
   await srv.close();
 });
 afterEach(() => resetClock());
@@ -48,62 +60,120 @@ async function page(ws: string): Promise<{ slug: string; id: string }> {
 /** A visitor's address: distinct per visitor, in a range no stored id could contain by chance. */
 const addressOf = (i: number) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`;
 
-function beacon(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${srv.url}/api/v`, {
-    method: "POST",
-    headers: { "content-type": "text/plain;charset=UTF-8", origin: "null", "sec-fetch-site": "cross-site", "user-agent": FIREFOX, ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+interface Read {
+  path: string;
+  address: string;
+  method?: string;
+  status?: number;
+  query?: string;
+  dest?: string;
+  purpose?: string;
+  dnt?: string;
+  gpc?: string;
+  userAgent?: string;
+  referrer?: string;
 }
 
-async function inBatches(total: number, send: (i: number) => Promise<Response>): Promise<void> {
-  for (let i = 0; i < total; i += 50) {
-    const statuses = await Promise.all(Array.from({ length: Math.min(50, total - i) }, (_, k) => send(i + k).then((r) => r.status)));
-    expect(new Set(statuses)).toEqual(new Set([204]));
+/** One line as deploy/nginx.conf's `log_format atelier_view` sends it (syslog, tab-separated, `-` for nothing). */
+function line(r: Read): string {
+  const f = [r.method ?? "GET", String(r.status ?? 200), r.path, r.query, r.dest, r.purpose, r.dnt, r.gpc, r.userAgent ?? FIREFOX, r.referrer, r.address];
+  return `<190>Nov 27 10:00:00 atelier_view: ${f.map((v) => (v === undefined || v === "" ? "-" : v)).join("\t")}`;
+}
+
+/** Sends reads as nginx does (real datagrams to the receiver) and waits until each is received and looked up. */
+async function logged(reads: (Read | string)[]): Promise<void> {
+  for (let i = 0; i < reads.length; i += 200) {
+    const from = viewLog.received;
+    const batch = reads.slice(i, i + 200);
+    await Promise.all(
+      batch.map(
+        (r) =>
+          new Promise<void>((resolve, reject) => udp.send(typeof r === "string" ? r : line(r), viewLogPort, "127.0.0.1", (e) => (e ? reject(e) : resolve()))),
+      ),
+    );
+    for (let t = 0; viewLog.received < from + batch.length || viewLog.pending > 0; t++) {
+      if (t > 500) throw new Error(`the view log received ${viewLog.received - from} of ${batch.length}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 }
 
 const stats = async (by: Browser, slug: string) => trpcData<PageStatsView>(await by.query("analytics.page", { slug }));
 
-describe("the beacon of a published page", () => {
+describe("nginx's view log", () => {
   it("counts 10,000 views from 500 visitors as 10,000 views and exactly 500 uniques, with the referring host only", { timeout: 900_000 }, async () => {
     const ws = await workspace("public");
     const p = await page(ws);
-    await inBatches(VIEWS, (i) => beacon({ p: `/a/${p.slug}`, r: i % 4 === 0 ? "news.example.org" : "" }, { "x-forwarded-for": addressOf(i % 500) }));
+    await logged(
+      Array.from({ length: VIEWS }, (_, i) => ({
+        path: `/a/${p.slug}`,
+        address: addressOf(i % 500),
+        referrer: i % 4 === 0 ? "https://news.example.org/story?id=7" : undefined,
+        status: i % 3 === 0 ? 304 : 200,
+        dest: i % 2 === 0 ? "document" : undefined,
+      })),
+    );
     await srv.deps.views?.flush();
     const s = await stats(owner, p.slug);
     expect(s.totals).toEqual({ views: VIEWS, uniques: 500, bots: 0, agent_reads: 0 });
     expect(s.days.at(-1)).toMatchObject({ views: VIEWS, uniques: 500 });
     expect(s.days).toHaveLength(30);
     expect(s.referrers).toEqual([{ host: "news.example.org", views: VIEWS / 4 }]);
-    // The same visitors the next time: views, no new uniques; by /artifacts/{id} and a pinned version too.
-    await inBatches(500, (i) => beacon({ p: i % 2 ? `/artifacts/${p.id}` : `/a/${p.slug}@1` }, { "x-forwarded-for": addressOf(i) }));
+    // The same visitors the next time: views, no new uniques; by /artifacts/{id}, a pinned version and a machine view too.
+    await logged(
+      Array.from({ length: 500 }, (_, i) => ({
+        path: [`/artifacts/${p.id}`, `/a/${p.slug}@1`, `/a/${p.slug}.md`, `/artifacts/${p.id}@1.json`][i % 4] ?? "",
+        address: addressOf(i),
+      })),
+    );
     await srv.deps.views?.flush();
     expect((await stats(owner, p.slug)).totals).toMatchObject({ views: VIEWS + 500, uniques: 500 });
     const ws2 = await trpcData<WorkspaceStatsView>(await owner.query("analytics.workspace", { workspace: ws }));
     expect(ws2.top_pages).toEqual([{ slug: p.slug, title: "Q3 report", views: VIEWS + 500, uniques: 500, agent_reads: 0 }]);
   });
 
-  it("counts bots apart, and nothing at all for DNT or Sec-GPC", { timeout: 120_000 }, async () => {
+  it("counts bots apart, nothing at all for DNT or Sec-GPC, and only reads that open the page", { timeout: 120_000 }, async () => {
     const p = await page(await workspace("public"));
-    await beacon({ p: `/a/${p.slug}` }, { "x-forwarded-for": "203.0.113.7", "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" });
-    await beacon({ p: `/a/${p.slug}` }, { "x-forwarded-for": "203.0.113.8", dnt: "1" });
-    await beacon({ p: `/a/${p.slug}` }, { "x-forwarded-for": "203.0.113.9", "sec-gpc": "1" });
-    await beacon({ p: `/a/${p.slug}` }, { "x-forwarded-for": "203.0.113.10" });
+    const path = `/a/${p.slug}`;
+    await logged([
+      { path, address: "203.0.113.7", userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)" },
+      { path, address: "203.0.113.8", dnt: "1" },
+      { path, address: "203.0.113.9", gpc: "1" },
+      // Not a reader opening the page: a live page's reload, the app's framed view, the
+      // author's document inside an HTML page's live wrapper, a script's fetch, a prefetch, a
+      // HEAD, an answer that was not the page.
+      { path, address: "203.0.113.11", query: "v=3" },
+      { path, address: "203.0.113.12", query: "embed=1" },
+      { path, address: "203.0.113.13", dest: "iframe" },
+      { path, address: "203.0.113.14", dest: "empty" },
+      { path, address: "203.0.113.15", purpose: "prefetch" },
+      { path, address: "203.0.113.16", method: "HEAD" },
+      { path, address: "203.0.113.17", status: 404 },
+      { path, address: "203.0.113.18", status: 301 },
+      // A user agent with a tab and quotes, as nginx escapes them.
+      { path, address: "203.0.113.10", userAgent: "Mozilla/5.0 \\x22quoted\\x22\\x09tabbed" },
+    ]);
     await srv.deps.views?.flush();
     expect((await stats(owner, p.slug)).totals).toEqual({ views: 1, uniques: 1, bots: 1, agent_reads: 0 });
   });
 
-  it("answers 400 to a body that is not the beacon, and 204 without counting for what is not a public page", { timeout: 120_000 }, async () => {
+  it("counts nothing for what is not a public page, nor for a datagram that is not a line of ours", { timeout: 120_000 }, async () => {
     const p = await page(await workspace("private"));
     const before = await srv.database.c.pageViews.countDocuments();
-    expect((await beacon("not json")).status).toBe(400);
-    expect((await beacon({ p: 42 })).status).toBe(400);
-    expect((await beacon({ p: "/a/x".repeat(100) })).status).toBe(400);
-    for (const path of [`/a/${p.slug}`, "/a/no-such-page", "/s/abcdefghijklmnopqrstuvwxyz", "/app/"]) {
-      expect((await beacon({ p: path }, { "x-forwarded-for": "203.0.113.20" })).status).toBe(204);
-    }
+    const countedBefore = viewLog.counted;
+    await logged([
+      ...[`/a/${p.slug}`, "/a/no-such-page", `/artifacts/${crypto.randomUUID()}`, "/s/abcdefghijklmnopqrstuvwxyz", "/app/", "/a/Not_A_Slug", "/a/x/y"].map(
+        (path) => ({
+          path,
+          address: "203.0.113.20",
+        }),
+      ),
+      "not a syslog line",
+      "<190>Nov 27 10:00:00 atelier_view: GET\t200",
+      `<190>Nov 27 10:00:00 other: GET\t200\t/a/${p.slug}`,
+    ]);
     await srv.deps.views?.flush();
+    expect(viewLog.counted).toBe(countedBefore);
     expect(await srv.database.c.pageViews.countDocuments()).toBe(before);
     expect((await stats(owner, p.slug)).totals.views).toBe(0);
   });
@@ -126,12 +196,36 @@ describe("reads counted where they are served", () => {
     }
     const pub = await page(await workspace("public"));
     expect((await fetch(`${srv.url}/a/${pub.slug}.md`, { headers: { "x-forwarded-for": "203.0.113.50", "user-agent": FIREFOX } })).status).toBe(200);
+    // A proxy in front that counts public reads from its own log (the shipped nginx says so): not again here.
+    const viaNginx = { "x-forwarded-for": "203.0.113.51", "user-agent": FIREFOX, "x-atelier-views": "nginx" };
+    expect((await fetch(`${srv.url}/a/${pub.slug}.md`, { headers: viaNginx })).status).toBe(200);
+    expect((await fetch(`${srv.url}/a/${pub.slug}`, { headers: viaNginx })).status).toBe(200);
     await srv.deps.views?.flush();
     const s = await stats(owner, p.slug);
     expect(s.totals).toEqual({ views: 4, uniques: 3, bots: 0, agent_reads: 0 });
     expect(s.share_links).toEqual([expect.objectContaining({ link_id: link.link_id, views: 3, uniques: 2 })]);
     expect(s.referrers).toEqual([{ host: "mail.example.com", views: 3 }]);
     expect((await stats(owner, pub.slug)).totals).toMatchObject({ views: 1, uniques: 1 });
+  });
+
+  it("counts a public page's reads where it is served when no proxy counts them, and only reads that open it", { timeout: 120_000 }, async () => {
+    const pub = await page(await workspace("public"));
+    const read = (address: string, headers: Record<string, string> = {}, query = "") =>
+      fetch(`${srv.url}/a/${pub.slug}${query}`, { headers: { "x-forwarded-for": address, "user-agent": FIREFOX, ...headers } });
+    for (let i = 0; i < 4; i++)
+      expect((await read(`203.0.113.${60 + (i % 2)}`, { "sec-fetch-dest": "document", referer: "https://a.example/" })).status).toBe(200);
+    const etag = (await read("203.0.113.62")).headers.get("etag") ?? "";
+    expect((await read("203.0.113.62", { "if-none-match": etag })).status).toBe(304);
+    // Not views: the live reload, the app's frame, a framed document, a prefetch, HEAD.
+    expect((await read("203.0.113.63", {}, "?v=2")).status).toBe(200);
+    expect((await read("203.0.113.63", {}, "?embed=1")).status).toBe(200);
+    expect((await read("203.0.113.63", { "sec-fetch-dest": "iframe" })).status).toBe(200);
+    expect((await read("203.0.113.63", { "sec-purpose": "prefetch" })).status).toBe(200);
+    expect((await fetch(`${srv.url}/a/${pub.slug}`, { method: "HEAD", headers: { "user-agent": FIREFOX } })).status).toBe(200);
+    await srv.deps.views?.flush();
+    const s = await stats(owner, pub.slug);
+    expect(s.totals).toEqual({ views: 6, uniques: 3, bots: 0, agent_reads: 0 });
+    expect(s.referrers).toEqual([{ host: "a.example", views: 4 }]);
   });
 });
 
@@ -151,17 +245,18 @@ describe("what is kept", () => {
   it("never stores or logs a reader's address, and keeps a visitor hash only for its day", { timeout: 120_000 }, async () => {
     const p = await page(await workspace("public"));
     const address = "192.0.2.171";
-    await beacon({ p: `/a/${p.slug}` }, { "x-forwarded-for": address });
+    await logged([{ path: `/a/${p.slug}`, address }]);
+    expect((await fetch(`${srv.url}/a/${p.slug}`, { headers: { "x-forwarded-for": "192.0.2.172", "user-agent": FIREFOX } })).status).toBe(200);
     await srv.deps.views?.flush();
     expect(await srv.database.c.viewVisitors.countDocuments()).toBeGreaterThan(0);
     for (const name of COLLECTION_NAMES) {
       const docs = await srv.database.db.collection(name).find().toArray();
       expect(
-        docs.filter((d) => JSON.stringify(d).includes(address)),
+        docs.filter((d) => JSON.stringify(d).includes(address) || JSON.stringify(d).includes("192.0.2.172")),
         name,
       ).toEqual([]);
     }
-    expect(srv.logLines.filter((l) => l.includes(address))).toEqual([]);
+    expect(srv.logLines.filter((l) => l.includes(address) || l.includes("192.0.2.172"))).toEqual([]);
     // The next day the sweeper deletes the day's visitors and its salt.
     advanceClock(86_400);
     await sweepOnce({ database: srv.database, config: srv.config, cache: srv.deps.cache });
@@ -171,7 +266,7 @@ describe("what is kept", () => {
 
   it("sums days past the retention into their month, and deletes the figures with their page", { timeout: 120_000 }, async () => {
     const p = await page(await workspace("public"));
-    await beacon({ p: `/a/${p.slug}`, r: "a.example" }, { "x-forwarded-for": "203.0.113.60" });
+    await logged([{ path: `/a/${p.slug}`, address: "203.0.113.60", referrer: "https://a.example/" }]);
     await srv.deps.views?.flush();
     const day = new Date().toISOString().slice(0, 10);
     advanceClock((srv.config.ANALYTICS_RETENTION_DAYS + 2) * 86_400);

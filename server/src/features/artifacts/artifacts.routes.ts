@@ -6,6 +6,7 @@ import { publicTableCsv, publicTableJson } from "@atelier/shared/domain/tables/p
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
 import { countBrowserRead } from "@atelier/shared/domain/analytics/record";
+import { countedUpstream, isPageOpen } from "@atelier/shared/domain/analytics/views";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { withFileGrants } from "@atelier/shared/domain/files";
 import {
@@ -74,11 +75,15 @@ function addressOf(raw: string, id: "slug" | "pageId"): Address | null {
 }
 
 /**
- * Counts a read this server answered (docs/ARCHITECTURE.md#reading-figures): private pages,
- * share links and machine views. A public page's HTML is counted by its beacon instead (the
- * micro-cache answers most of those reads), so it is never counted here too.
+ * Counts a read this server answered, when it opens the page (docs/ARCHITECTURE.md#reading-figures):
+ * private pages and share links always; a public page only when no proxy in front counted it
+ * already (the shipped nginx counts public reads from its own log, cache hits included).
  */
-function countRead(deps: Deps, req: Request, at: { workspaceId: string; pageId: string; shareLinkId?: string }): void {
+function countRead(deps: Deps, req: Request, at: { workspaceId: string; pageId: string; shareLinkId?: string }, isPublic = false): void {
+  if (!deps.views?.enabled || (isPublic && countedUpstream(req.headers))) return;
+  const q = req.originalUrl.indexOf("?");
+  const purpose = req.get("sec-purpose") ?? req.get("purpose");
+  if (!isPageOpen({ method: req.method, query: q < 0 ? "" : req.originalUrl.slice(q + 1), dest: req.get("sec-fetch-dest"), purpose })) return;
   countBrowserRead(deps.views, { ...at, address: req.ip ?? "", userAgent: req.get("user-agent"), headers: req.headers, referrer: req.get("referer") });
 }
 
@@ -97,7 +102,7 @@ function versionHandler(deps: Deps, address: Address, req: Request, res: Respons
     const at = await pageAtVersion(deps, reader, address.key, address.version);
     const where = "slug" in address.key ? `/a/${address.key.slug}` : `/artifacts/${address.key.pageId}`;
     if (!at) return notFound(res, address.view === "html" && address.version !== undefined ? `${where}@${address.version}` : null);
-    if (address.view !== "html" || !at.isPublic) countRead(deps, req, { workspaceId: at.ws._id, pageId: at.page._id });
+    countRead(deps, req, { workspaceId: at.ws._id, pageId: at.page._id }, at.isPublic);
     const cache = !at.isPublic ? PRIVATE_ARTIFACT_CACHE : address.version !== undefined ? PINNED_ARTIFACT_CACHE : PUBLIC_ARTIFACT_CACHE;
     if (address.view === "html") {
       const { html, etag } = await renderedAtVersion(deps, at);
@@ -205,6 +210,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     if (wrap) res.set(liveWrapperHeaders());
     else sendArtifactHeaders(res);
     const etag = wrap ? wrapperEtag(found.etag) : embed ? embeddedEtag(found.etag) : found.etag;
+    countRead(deps, req, { workspaceId: found.workspaceId, pageId: found.pageId }, found.isPublic);
     if (found.isPublic) {
       res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(found.html) });
       if (etagMatches(req.get("if-none-match"), etag)) {
@@ -213,7 +219,6 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
       }
     } else {
       res.set("Cache-Control", PRIVATE_ARTIFACT_CACHE);
-      if (!embed) countRead(deps, req, { workspaceId: found.workspaceId, pageId: found.pageId });
     }
     if (wrap) return void res.status(200).send(liveWrapperDocument({ slug: key.slug, title: titleOf(found.html) ?? key.slug }));
     const html = found.isPublic ? found.html : withFileGrants(deps.config, found.html, found.workspaceId);

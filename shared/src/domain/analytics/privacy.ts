@@ -4,7 +4,7 @@ import { escapeHtml } from "../markdown";
 
 const TEXT = [
   "Atelier counts how often each page is read, without cookies and without tracking you.",
-  "When a page opens, it tells this server which page it is and which site linked to it (the site’s name only). Nothing is stored in your browser.",
+  "When you open a page, this server notes which page it was and which site linked to it (the site’s name only). No script reports on you, and nothing is stored in your browser.",
   "To count distinct readers, the server hashes your network address and browser name with a secret that changes every day and is deleted when the day ends; only that hash is kept, for that day only. Your address itself is never stored or logged by Atelier.",
   "If your browser sends Do Not Track (DNT) or Global Privacy Control (Sec-GPC), your visit is not counted at all.",
   "Only the owners and editors of the workspace see the totals: views per day, distinct readers, referring sites and reads by AI agents. Daily figures are kept for about 13 months and then only as monthly totals; they are deleted with the page.",
