@@ -31,6 +31,7 @@ import type { ServerBuild } from "./lib/atelier";
 import { runWithCleanup } from "./lib/cleanup";
 import { shareAutogroupPriority } from "./lib/service";
 import { formatLive, liveBench } from "./live";
+import { formatViews, viewsBench } from "./views";
 import { formatMcp, mcpBench } from "./mcp";
 import { formatRows, rowsBench } from "./rows";
 import { formatStorage, storageBench } from "./storage";
@@ -209,6 +210,16 @@ const BENCHMARKS = {
       log,
     });
     return { result, text: formatLive(result) };
+  },
+  views: async () => {
+    const env = (k: string, d: string) => positiveInt(k, process.env[k] ?? d);
+    const result = await viewsBench({
+      rounds: Math.max(1, env("VIEWS_ROUNDS", "3")),
+      seconds: Math.max(1, env("VIEWS_SECONDS", "10")),
+      connections: Math.max(1, env("VIEWS_CONNECTIONS", "16")),
+      log,
+    });
+    return { result, text: formatViews(result) };
   },
   writes: async () => {
     const env = (k: string, d: string) => positiveInt(k, process.env[k] ?? d);

@@ -13,8 +13,8 @@ export interface NginxLayout {
   port: number;
   serverPorts: [number, number];
   sidecarPorts: [number, number];
-  /** Where the servers receive nginx's view log (ANALYTICS_NGINX_LOG's port). */
-  viewLogPort: number;
+  /** nginx's view log, which the servers read (their ANALYTICS_NGINX_LOG). */
+  viewLog: string;
   /** A load balancer in front, trusted for X-Forwarded-For (`set_real_ip_from`), as deploy/nginx.conf describes. */
   realIpFrom?: string;
 }
@@ -60,7 +60,7 @@ export function renderNginxConf(layout: NginxLayout): RenderedNginx {
   conf = replaceOnce(conf, "server 127.0.0.1:3102 ", `server 127.0.0.1:${layout.serverPorts[1]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3201 ", `server 127.0.0.1:${layout.sidecarPorts[0]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${layout.sidecarPorts[1]} `);
-  conf = replaceOnce(conf, "syslog:server=127.0.0.1:3190,", `syslog:server=127.0.0.1:${layout.viewLogPort},`);
+  conf = replaceOnce(conf, "access_log /run/atelier/views.log ", `access_log ${layout.viewLog} `);
   if (layout.realIpFrom) {
     conf = replaceOnce(conf, "server_name _;", `server_name _;\n        set_real_ip_from ${layout.realIpFrom};\n        real_ip_header X-Forwarded-For;`);
   }

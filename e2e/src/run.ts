@@ -176,7 +176,8 @@ async function main(): Promise<number> {
   // metadata document with it (the outside internet, faked), and the server processes trust it.
   const tls = makeTestCertificate(path.join(tmp, "tls"));
 
-  const [nginxPort, s1, s2, m1, m2, viewLogPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [nginxPort, s1, s2, m1, m2] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const viewLog = path.join(tmp, "views.log");
   const baseUrl = `http://127.0.0.1:${nginxPort}`;
   const common: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -204,8 +205,8 @@ async function main(): Promise<number> {
     // Webhook receivers on loopback (the webhooks journey's receiver runs in the test process).
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     NODE_EXTRA_CA_CERTS: tls.cert,
-    // nginx's view log (reading figures): one of the two servers receives it, the other stands by.
-    ANALYTICS_NGINX_LOG: `127.0.0.1:${viewLogPort}`,
+    // nginx's view log (reading figures): one of the two servers reads it, the other stands by.
+    ANALYTICS_NGINX_LOG: viewLog,
   };
   const node = process.execPath;
   const app = (name: string, pkg: string, env: Record<string, string>, port: number) =>
@@ -243,7 +244,7 @@ async function main(): Promise<number> {
     port: nginxPort,
     serverPorts: [s1, s2],
     sidecarPorts: [m1, m2],
-    viewLogPort,
+    viewLog,
   });
   const check = spawnSync(NGINX, ["-t", "-q", "-p", nginxDir, "-c", conf.confFile], { encoding: "utf8" });
   if (check.status !== 0) throw new Error(`nginx -t refused the configuration:\n${check.stderr}`);
@@ -291,7 +292,7 @@ async function main(): Promise<number> {
     E2E_CACHE_TTL_MS: String(CACHE_TTL_MS),
     E2E_ARTIFACTS_DIR: ARTIFACTS,
     E2E_NGINX_ACCESS_LOG: conf.accessLog,
-    E2E_VIEW_LOG_PORT: String(viewLogPort),
+    E2E_VIEW_LOG: viewLog,
     E2E_NGINX_TEMPLATE: path.join(REPO_ROOT, "deploy/nginx.conf"),
     E2E_NGINX_PATH: NGINX,
     E2E_TLS_CERT: tls.cert,

@@ -2,8 +2,9 @@
 // the reading figures it holds in memory are written before it exits (issue 32: a clean
 // shutdown loses no counts).
 import { spawn } from "node:child_process";
-import dgram from "node:dgram";
+import { appendFileSync, mkdtempSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
@@ -84,27 +85,23 @@ describe("reading figures on a clean shutdown", () => {
     await setVisibility(deps, as, ws, "public");
     const page = await createPage(deps, as, { workspace: ws, slug: "read-me", title: "Read me", body_markdown: "Hello." });
 
-    const [port, viewLogPort] = [await freePort(), await freePort()];
+    const port = await freePort();
+    const viewLog = path.join(mkdtempSync(path.join(tmpdir(), "atelier-views-")), "views.log");
     // No flush on a timer during the test: only the shutdown writes them.
     const { child, exited, out } = await startServer(port, {
       MONGODB_DB: database.name,
       ANALYTICS_FLUSH_SECONDS: "300",
-      ANALYTICS_NGINX_LOG: `127.0.0.1:${viewLogPort}`,
+      ANALYTICS_NGINX_LOG: viewLog,
     });
     const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
     try {
       expect(out()).toContain("server listening");
-      for (let t = 0; !out().includes("receiving nginx's view log"); t++) {
+      for (let t = 0; !out().includes("reading nginx's view log"); t++) {
         if (t > 100) throw new Error(`the view log never started:\n${out()}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      // Six reads nginx logged (its view log, over UDP), then six this process served itself.
-      const udp = dgram.createSocket("udp4");
-      for (let i = 0; i < 6; i++) {
-        const line = `<190>Nov 27 10:00:00 atelier_view: GET\t200\t/a/read-me\t-\tdocument\t-\t-\t-\t${firefox}\t-\t198.51.100.${(i % 3) + 1}`;
-        await new Promise<void>((resolve, reject) => udp.send(line, viewLogPort, "127.0.0.1", (e) => (e ? reject(e) : resolve())));
-      }
-      udp.close();
+      // Six reads nginx logged (its view log), then six this process served itself.
+      for (let i = 0; i < 6; i++) appendFileSync(viewLog, `GET\t200\t/a/read-me\t-\tdocument\t-\t-\t-\t${firefox}\t-\t198.51.100.${(i % 3) + 1}\n`);
       for (let i = 0; i < 6; i++) {
         const res = await fetch(`http://127.0.0.1:${port}/a/read-me`, { headers: { "user-agent": firefox, "x-forwarded-for": `198.51.100.${(i % 3) + 1}` } });
         expect(res.status).toBe(200);

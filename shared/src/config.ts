@@ -121,10 +121,10 @@ const EnvSchema = z.object({
   ANALYTICS_ENABLED: bool(true),
   ANALYTICS_FLUSH_SECONDS: int(5, 1, 300),
   ANALYTICS_RETENTION_DAYS: int(395, 31, 3650),
-  // Where this server receives nginx's view log (syslog over UDP), as `host:port`; "" for none.
+  // nginx's view log, which one server process per machine reads and empties; "" for none.
   ANALYTICS_NGINX_LOG: z
     .string()
-    .regex(/^$|^(\[[0-9a-fA-F:]+\]|[0-9.]+|localhost):\d{1,5}$/, "must be host:port (an IP address, on this machine), or empty")
+    .regex(/^$|^\/[^\0]*[^/]$/, "must be an absolute file path, or empty")
     .default(""),
   TRUST_PROXY: z
     .string()

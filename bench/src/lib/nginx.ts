@@ -110,8 +110,8 @@ export function shippedNginxConf(opts: {
   serverPorts: [number, number];
   sidecarPorts: [number, number];
   workers: number;
-  /** Where the servers receive nginx's view log (reading figures); without it nginx counts no views (the line is removed). */
-  viewLogPort?: number;
+  /** nginx's view log, which the server reads (reading figures); without it nginx counts no views (the line is removed). */
+  viewLog?: string;
 }): string {
   const p = (name: string) => path.join(opts.dir, name);
   let conf = readFileSync(opts.template, "utf8");
@@ -126,9 +126,9 @@ export function shippedNginxConf(opts: {
   conf = replaceOnce(conf, "server 127.0.0.1:3201 ", `server 127.0.0.1:${opts.sidecarPorts[0]} `);
   conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${opts.sidecarPorts[1]} `);
   conf =
-    opts.viewLogPort === undefined
-      ? replaceOnce(conf, /^ *access_log syslog:server=127\.0\.0\.1:3190,.*$/m, "")
-      : replaceOnce(conf, "syslog:server=127.0.0.1:3190,", `syslog:server=127.0.0.1:${opts.viewLogPort},`);
+    opts.viewLog === undefined
+      ? replaceOnce(conf, /^ *access_log \/run\/atelier\/views\.log .*$/m, "")
+      : replaceOnce(conf, "access_log /run/atelier/views.log ", `access_log ${opts.viewLog} `);
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `    ${d}_temp_path ${p(`tmp/${d}`)};`).join("\n");
   return replaceOnce(conf, /^http \{$/, `http {\n${temps}`);
 }
@@ -143,6 +143,7 @@ export async function startShippedNginx(opts: {
   sidecarPorts: [number, number];
   workers: number;
   readyPath: string;
+  viewLog?: string;
 }): Promise<Service> {
   for (const d of ["tmp/client_body", "tmp/proxy", "tmp/fastcgi", "tmp/uwsgi", "tmp/scgi", "cache"]) {
     mkdirSync(path.join(opts.dir, d), { recursive: true });

@@ -3,7 +3,7 @@
 // as 500 uniques. The visitors' addresses come from a load balancer in front of nginx (here,
 // this test on loopback, trusted for X-Forwarded-For with `set_real_ip_from`, as
 // deploy/nginx.conf describes); that is the only change to the shipped file, and this nginx
-// sends its view log to the stack's servers like the stack's own nginx does.
+// writes its view log where the stack's own nginx does, which the stack's servers read.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -50,7 +50,7 @@ test("10,000 reads by 500 visitors through nginx are counted within 1 % and as e
     port,
     serverPorts: [portOf(stack.serverUrls[0] ?? ""), portOf(stack.serverUrls[1] ?? "")],
     sidecarPorts: [portOf(stack.sidecarUrls[0] ?? ""), portOf(stack.sidecarUrls[1] ?? "")],
-    viewLogPort: stack.viewLogPort,
+    viewLog: stack.viewLog,
     realIpFrom: "127.0.0.1",
   });
   const check = spawnSync(stack.nginxPath, ["-t", "-q", "-p", prefix, "-c", conf.confFile], { encoding: "utf8" });

@@ -22,10 +22,10 @@ export const stack = {
   cacheTtlMs: Number(need("E2E_CACHE_TTL_MS")),
   artifactsDir: need("E2E_ARTIFACTS_DIR"),
   nginxAccessLog: need("E2E_NGINX_ACCESS_LOG"),
-  /** deploy/nginx.conf, nginx itself, and the port the servers receive its view log on (reading figures). */
+  /** deploy/nginx.conf, nginx itself, and the view log the servers read (reading figures). */
   nginxTemplate: need("E2E_NGINX_TEMPLATE"),
   nginxPath: need("E2E_NGINX_PATH"),
-  viewLogPort: Number(need("E2E_VIEW_LOG_PORT")),
+  viewLog: need("E2E_VIEW_LOG"),
   /** A certificate for https://localhost that the server processes trust (OAuth client documents). */
   tlsCert: need("E2E_TLS_CERT"),
   tlsKey: need("E2E_TLS_KEY"),

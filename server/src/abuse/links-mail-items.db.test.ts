@@ -325,7 +325,7 @@ describe("item 9: a share link in another letter case or behind extra slashes is
       port,
       serverPorts: [upstream, upstream],
       sidecarPorts: [upstream, upstream],
-      viewLogPort: await freePort(),
+      viewLog: path.join(prefix, "views.log"),
     });
     accessLog = conf.accessLog;
     nginx = spawn(existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx", ["-p", prefix, "-c", conf.confFile, "-g", "daemon off;"], { stdio: "ignore" });

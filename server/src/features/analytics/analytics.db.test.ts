@@ -1,5 +1,5 @@
-// Reading figures (issue 32) through the real server: nginx's view log, received over real
-// UDP, counts views and exactly one unique per visitor (the address nginx names), bots apart,
+// Reading figures (issue 32) through the real server: nginx's view log, read from a real
+// file as nginx writes it, counts views and exactly one unique per visitor (the address nginx names), bots apart,
 // DNT and Sec-GPC not at all, and only reads that open a public page; without a proxy in
 // front the server counts public reads where it serves them, and never twice behind nginx;
 // private pages, share links and machine views are counted where they are served; the figures
@@ -10,15 +10,16 @@ import { sweepOnce } from "@atelier/shared/domain/sweeper";
 import { COLLECTION_NAMES } from "@atelier/shared/db";
 import type { PageStatsView, WorkspaceStatsView } from "@atelier/shared/schemas/analytics";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import dgram from "node:dgram";
-import { freePort } from "@atelier/shared/devtools/embedded-db";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Browser, signIn, startTestServer, trpcData, trpcErrorOf, type TestServer } from "../../testing";
 import { startViewLog, type ViewLog } from "./view-log";
 
 let srv: TestServer;
 let viewLog: ViewLog;
-let viewLogPort = 0;
-const udp = dgram.createSocket("udp4");
+const viewLogDir = mkdtempSync(path.join(tmpdir(), "atelier-views-"));
+const viewLogFile = path.join(viewLogDir, "views.log");
 let owner: Browser;
 let ownerEmail = "";
 let n = 0;
@@ -29,15 +30,15 @@ const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefo
 
 beforeAll(async () => {
   srv = await startTestServer({}, "analytics");
-  viewLogPort = await freePort();
-  viewLog = startViewLog({ ...srv.deps, logger: srv.deps.logger }, `127.0.0.1:${viewLogPort}`);
-  await viewLog.listening;
+  viewLog = startViewLog({ ...srv.deps, logger: srv.deps.logger }, viewLogFile);
+  await viewLog.readNow();
+  expect(viewLog.reading).toBe(true);
   ownerEmail = `${uniq("owner")}@example.com`;
   owner = await signIn(srv, ownerEmail);
 }, 120_000);
 afterAll(async () => {
-  udp.close();
   await viewLog.close();
+  rmSync(viewLogDir, { recursive: true, force: true });
   await srv.close();
 });
 afterEach(() => resetClock());
@@ -74,28 +75,18 @@ interface Read {
   referrer?: string;
 }
 
-/** One line as deploy/nginx.conf's `log_format atelier_view` sends it (syslog, tab-separated, `-` for nothing). */
+/** One line as deploy/nginx.conf's `log_format atelier_view` writes it (tab-separated, `-` for nothing). */
 function line(r: Read): string {
   const f = [r.method ?? "GET", String(r.status ?? 200), r.path, r.query, r.dest, r.purpose, r.dnt, r.gpc, r.userAgent ?? FIREFOX, r.referrer, r.address];
-  return `<190>Nov 27 10:00:00 atelier_view: ${f.map((v) => (v === undefined || v === "" ? "-" : v)).join("\t")}`;
+  return f.map((v) => (v === undefined || v === "" ? "-" : v)).join("\t");
 }
 
-/** Sends reads as nginx does (real datagrams to the receiver) and waits until each is received and looked up. */
+/** Appends reads as nginx does (whole lines to the view log) and has the reader read them now. */
 async function logged(reads: (Read | string)[]): Promise<void> {
-  for (let i = 0; i < reads.length; i += 200) {
-    const from = viewLog.received;
-    const batch = reads.slice(i, i + 200);
-    await Promise.all(
-      batch.map(
-        (r) =>
-          new Promise<void>((resolve, reject) => udp.send(typeof r === "string" ? r : line(r), viewLogPort, "127.0.0.1", (e) => (e ? reject(e) : resolve()))),
-      ),
-    );
-    for (let t = 0; viewLog.received < from + batch.length || viewLog.pending > 0; t++) {
-      if (t > 500) throw new Error(`the view log received ${viewLog.received - from} of ${batch.length}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
+  const from = viewLog.received;
+  appendFileSync(viewLogFile, reads.map((r) => `${typeof r === "string" ? r : line(r)}\n`).join(""));
+  await viewLog.readNow();
+  expect(viewLog.received - from).toBe(reads.length);
 }
 
 const stats = async (by: Browser, slug: string) => trpcData<PageStatsView>(await by.query("analytics.page", { slug }));
@@ -157,7 +148,7 @@ describe("nginx's view log", () => {
     expect((await stats(owner, p.slug)).totals).toEqual({ views: 1, uniques: 1, bots: 1, agent_reads: 0 });
   });
 
-  it("counts nothing for what is not a public page, nor for a datagram that is not a line of ours", { timeout: 120_000 }, async () => {
+  it("counts nothing for what is not a public page, nor for a line that is not one of the log's", { timeout: 120_000 }, async () => {
     const p = await page(await workspace("private"));
     const before = await srv.database.c.pageViews.countDocuments();
     const countedBefore = viewLog.counted;
@@ -168,9 +159,9 @@ describe("nginx's view log", () => {
           address: "203.0.113.20",
         }),
       ),
-      "not a syslog line",
-      "<190>Nov 27 10:00:00 atelier_view: GET\t200",
-      `<190>Nov 27 10:00:00 other: GET\t200\t/a/${p.slug}`,
+      "not a line of the view log",
+      "GET\t200",
+      `GET\t200\t/a/${p.slug}\t-\t-`,
     ]);
     await srv.deps.views?.flush();
     expect(viewLog.counted).toBe(countedBefore);

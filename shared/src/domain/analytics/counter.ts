@@ -86,8 +86,8 @@ export class ViewCounter {
     return this.deps.config.ANALYTICS_ENABLED;
   }
 
-  /** Adds one view to the batch (nothing when counting is off). Synchronous and cheap: no I/O. */
-  record(hit: ViewHit): void {
+  /** Adds one view (or `times` alike) to the batch (nothing when counting is off). Synchronous and cheap: no I/O. */
+  record(hit: ViewHit, times = 1): void {
     if (!this.enabled) return;
     const day = dayOf(now());
     const link = hit.kind === "agent" ? null : hit.shareLinkId;
@@ -108,12 +108,12 @@ export class ViewCounter {
       };
       this.pending.set(id, p);
     }
-    if (hit.kind === "bot") p.bots++;
-    else if (hit.kind === "agent") p.agents.set(hit.agent, (p.agents.get(hit.agent) ?? 0) + 1);
+    if (hit.kind === "bot") p.bots += times;
+    else if (hit.kind === "agent") p.agents.set(hit.agent, (p.agents.get(hit.agent) ?? 0) + times);
     else {
-      p.views++;
+      p.views += times;
       p.visitors.add(hit.visitor);
-      if (hit.referrer) p.referrers.set(hit.referrer, (p.referrers.get(hit.referrer) ?? 0) + 1);
+      if (hit.referrer) p.referrers.set(hit.referrer, (p.referrers.get(hit.referrer) ?? 0) + times);
     }
   }
 

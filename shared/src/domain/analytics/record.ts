@@ -18,11 +18,12 @@ export interface BrowserRead {
   referrer?: unknown;
 }
 
-export function countBrowserRead(views: ViewCounter | undefined, read: BrowserRead): void {
+/** Counts a read (or `times` identical reads: nginx's view log sends repeats as they come). */
+export function countBrowserRead(views: ViewCounter | undefined, read: BrowserRead, times = 1): void {
   if (!views?.enabled || optedOut(read.headers)) return;
   const at = { workspaceId: read.workspaceId, pageId: read.pageId, shareLinkId: read.shareLinkId ?? null };
-  if (isBot(read.userAgent)) return views.record({ kind: "bot", ...at });
-  views.record({ kind: "visit", ...at, visitor: visitorKey(read.address, read.userAgent), referrer: referrerHost(read.referrer) });
+  if (isBot(read.userAgent)) return views.record({ kind: "bot", ...at }, times);
+  views.record({ kind: "visit", ...at, visitor: visitorKey(read.address, read.userAgent), referrer: referrerHost(read.referrer) }, times);
 }
 
 /** The key an agent's reads are counted under: its OAuth client, or its token; null for nobody. */

@@ -1,7 +1,7 @@
 // Which reads of a published page are views, and the view log nginx sends
 // (docs/ARCHITECTURE.md#reading-figures). Behind the shipped nginx, nginx counts every read of
 // /a/ and /artifacts/, the micro-cache's answers included: it sends one line per read to a
-// server process (`ANALYTICS_NGINX_LOG`, syslog over UDP on loopback) and tells the servers
+// server process (a file on tmpfs, `ANALYTICS_NGINX_LOG`, that one server reads and empties) and tells the servers
 // behind it so (`X-Atelier-Views: nginx`), and they then leave public reads to the log. A
 // server with no such proxy in front counts public reads where it serves them. Private pages
 // and share links are always counted where they are served (nginx logs no share link, and a
@@ -73,17 +73,9 @@ function field(raw: string | undefined): string | undefined {
   return raw.includes("\\x") ? raw.replace(/\\x([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
 }
 
-/**
- * A syslog datagram from nginx (`<190>Nov 27 11:02:03 atelier_view: GET\t200\t…`) as a read,
- * or null when it is not one of ours.
- */
-export function parseViewLine(datagram: string): LoggedRead | null {
-  const at = datagram.indexOf("atelier_view: ");
-  if (at < 0) return null;
-  const parts = datagram
-    .slice(at + "atelier_view: ".length)
-    .replace(/\n$/, "")
-    .split("\t");
+/** A line of nginx's view log (`GET\t200\t/a/…`) as a read, or null when it is not one. */
+export function parseViewBody(line: string): LoggedRead | null {
+  const parts = line.replace(/\n$/, "").split("\t");
   if (parts.length !== FIELDS.length) return null;
   const f = Object.fromEntries(FIELDS.map((name, i) => [name, field(parts[i])])) as Record<(typeof FIELDS)[number], string | undefined>;
   const status = Number(f.status);
@@ -122,13 +114,13 @@ export function publicPageLookup(deps: StoreDeps, ttlMs = 2000): PublicPageLooku
   };
 }
 
-/** Counts one line of the view log: a successful read that opens a public page (anything else is skipped). */
-export async function countLoggedRead(views: ViewCounter | undefined, lookup: PublicPageLookup, read: LoggedRead): Promise<boolean> {
+/** Counts a line of the view log (`times` alike): a successful read that opens a public page (anything else is skipped). */
+export async function countLoggedRead(views: ViewCounter | undefined, lookup: PublicPageLookup, read: LoggedRead, times = 1): Promise<boolean> {
   if (!views?.enabled || (read.status !== 200 && read.status !== 304) || !isPageOpen(read)) return false;
   const target = viewTarget(read.path);
   if (!target) return false;
   const page = await lookup(target);
   if (!page) return false;
-  countBrowserRead(views, { ...page, address: read.address, userAgent: read.userAgent, headers: read.headers, referrer: read.referrer });
+  countBrowserRead(views, { ...page, address: read.address, userAgent: read.userAgent, headers: read.headers, referrer: read.referrer }, times);
   return true;
 }
