@@ -222,7 +222,7 @@ const BENCHMARKS = {
       logLevel: mainLogLevel(),
       profile: values.profile ?? false,
       resultsDir: RESULTS_DIR,
-      only: process.env.WRITES_CASES ? process.env.WRITES_CASES.split(",").map((c) => c.trim()) : null,
+      only: process.env.WRITES_CASES ? process.env.WRITES_CASES.split(";").map((c) => c.trim()) : null,
       log,
     });
     return { result, text: formatWrites(result) };

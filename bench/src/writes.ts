@@ -17,7 +17,7 @@
 // Sizes by env, so the lead can run it again on a quiet machine:
 //   WRITES_SECONDS (10), WRITES_CONNECTIONS (1,10), WRITES_ROWS (10000),
 //   WRITES_OTHER_ROWS (100000), WRITES_GROWTH_PAGES (100000; 0 skips the growth case),
-//   WRITES_CASES (a comma list of case names, e.g. "update_page 1 KB,update_row": only those,
+//   WRITES_CASES (case names separated by ";", e.g. "update_page 1 KB;update_row": only those,
 //   beside the two floors). `--profile` profiles the inline sidecar over the run.
 import { randomUUID } from "node:crypto";
 import { copyFileSync, readdirSync, realpathSync, statSync } from "node:fs";
