@@ -317,9 +317,15 @@ export async function noteTableViewers(
  * (every page of the workspace with a table view: a scan of all pages on the embedded
  * database, 110–130 ms per row write in `pnpm bench writes`) and the list filled.
  */
-export async function refreshTableViews(deps: StoreDeps, ws: WorkspaceDoc, table: Pick<CollectionDoc, "_id" | "slug">): Promise<void> {
+export async function refreshTableViews(
+  deps: StoreDeps,
+  ws: WorkspaceDoc,
+  table: Pick<CollectionDoc, "_id" | "slug">,
+  /** The table as read after the row change (tableChanged's), which need not be read again. */
+  after?: Pick<CollectionDoc, "viewedBy" | "viewersKnown"> | null,
+): Promise<void> {
   const { database } = deps;
-  const known = await database.c.collections.findOne({ _id: table._id }, { projection: { viewedBy: 1, viewersKnown: 1 } });
+  const known = after ?? (await database.c.collections.findOne({ _id: table._id }, { projection: { viewedBy: 1, viewersKnown: 1 } }));
   let pages: PageDoc[];
   if (known?.viewersKnown) {
     const found = await Promise.all((known.viewedBy ?? []).slice(0, 100).map((id) => database.c.pages.findOne({ _id: id })));

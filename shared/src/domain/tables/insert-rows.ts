@@ -81,7 +81,7 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: T
     );
     throw err;
   }
-  await tableChanged(
+  const after = await tableChanged(
     deps,
     table,
     rows.map((r) => r._id),
@@ -91,6 +91,6 @@ export async function insertRows(deps: StoreDeps, principal: Principal, input: T
     { workspaceId: ws._id, type: "rows.inserted", actor, target: { kind: "collection", id: table._id, label: table.name }, count: n },
     { counted: true },
   );
-  await refreshTableViews(deps, ws, table);
+  await refreshTableViews(deps, ws, table, after);
   return { row_ids: rows.map((r) => r._id) };
 }
