@@ -231,6 +231,9 @@ const BENCHMARKS = {
       growthPages: env("WRITES_GROWTH_PAGES", "100000"),
       serverBuild: serverBuild(values.server),
       logLevel: mainLogLevel(),
+      profile: values.profile ?? false,
+      resultsDir: RESULTS_DIR,
+      only: process.env.WRITES_CASES ? process.env.WRITES_CASES.split(";").map((c) => c.trim()) : null,
       log,
     });
     return { result, text: formatWrites(result) };

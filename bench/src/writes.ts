@@ -16,9 +16,11 @@
 //
 // Sizes by env, so the lead can run it again on a quiet machine:
 //   WRITES_SECONDS (10), WRITES_CONNECTIONS (1,10), WRITES_ROWS (10000),
-//   WRITES_OTHER_ROWS (100000), WRITES_GROWTH_PAGES (100000; 0 skips the growth case).
+//   WRITES_OTHER_ROWS (100000), WRITES_GROWTH_PAGES (100000; 0 skips the growth case),
+//   WRITES_CASES (case names separated by ";", e.g. "update_page 1 KB;update_row": only those,
+//   beside the two floors). `--profile` profiles the inline sidecar over the run.
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { copyFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Config } from "@atelier/shared/config";
@@ -40,6 +42,7 @@ import { backgroundCpu, cpuPercent, snapshot, type CpuTarget } from "./lib/cpu";
 import { fixed, table } from "./lib/format";
 import { seedAgent, sidecarSdk } from "./lib/mcp";
 import { startService, waitUntilReady } from "./lib/service";
+import { formatProfileSummary, summarizeProfile } from "./lib/cpuprofile";
 import { seedFiller } from "./artifact-read";
 
 const NOOP_SERVER = path.join(path.dirname(new URL(import.meta.url).pathname), "servers/mcp-noop.mjs");
@@ -69,6 +72,12 @@ export interface WritesOptions {
   growthPages: number;
   serverBuild: ServerBuild;
   logLevel: string;
+  /** Profile the (inline) sidecar with `node --cpu-prof` over the whole run, and print where its time went. */
+  profile: boolean;
+  /** Where the profile is kept (bench/results). */
+  resultsDir: string;
+  /** Only these cases (the noop and driver floors always run); null runs all. */
+  only: string[] | null;
   log: (line: string) => void;
 }
 
@@ -221,7 +230,15 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
   const rowIds = (await db.database.c.rows.find({ collectionId: tasks?._id ?? "" }, { projection: { _id: 1 } }).toArray()).map((r) => r._id);
 
   // The sidecar, the no-op floor, the clients.
-  const sidecar = await startServer({ env, logFile: path.join(dir, "sidecar.log"), name: "sidecar", build: opts.serverBuild, pkg: "mcp-sidecar" });
+  const profDir = path.join(dir, "profile");
+  const sidecar = await startServer({
+    env,
+    logFile: path.join(dir, "sidecar.log"),
+    name: "sidecar",
+    build: opts.serverBuild,
+    pkg: "mcp-sidecar",
+    ...(opts.profile ? { nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${profDir}`] } : {}),
+  });
   // The same sidecar finishing each version after its answer (WRITE_FINISH=after_answer), side by side.
   const port2 = await freePort();
   const env2 = {
@@ -317,7 +334,9 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
   };
   if (db.cpu) cpuTargets.database = db.cpu;
   const cases: WriteCase[] = [];
-  const measure = async (target: WriteTarget, connections: number, call: (w: number, i: number) => Promise<boolean>): Promise<WriteCase> => {
+  const skipped = (target: WriteTarget) => opts.only !== null && target !== "noop" && target !== "driver" && !opts.only.includes(target);
+  const measure = async (target: WriteTarget, connections: number, call: (w: number, i: number) => Promise<boolean>): Promise<WriteCase | null> => {
+    if (skipped(target)) return null;
     await runLoops(connections, Math.min(2, opts.durationSeconds), call); // warm-up
     await awaitWritesSettled();
     const a = snapshot(cpuTargets);
@@ -376,16 +395,28 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
 
   // Growth: update_page 1 KB at one connection with the pages stored now (about 100) and then with many more.
   const growth: WritesResult["growth"] = { small: null, large: null, ratio: null };
-  if (opts.growthPages > 0) {
+  if (opts.growthPages > 0 && !skipped("update_page 1 KB, growth")) {
     const have = await db.database.c.pages.countDocuments({});
-    growth.small = (await measure("update_page 1 KB, growth", 1, targets["update_page 1 KB"])).perSecond;
+    growth.small = (await measure("update_page 1 KB, growth", 1, targets["update_page 1 KB"]))?.perSecond ?? null;
     log(`storing ${opts.growthPages} pages for the growth case (${have} now)…`);
     await seedGrowth(db.database, opts.growthPages, log);
-    growth.large = (await measure("update_page 1 KB, growth", 1, targets["update_page 1 KB"])).perSecond;
+    growth.large = (await measure("update_page 1 KB, growth", 1, targets["update_page 1 KB"]))?.perSecond ?? null;
     growth.ratio = growth.small ? Math.round((1000 * (growth.large ?? 0)) / growth.small) / 1000 : null;
   }
 
   for (const c of [...clients, ...clients2, ...noopClients]) await c.close().catch(() => undefined);
+  if (opts.profile) {
+    await sidecar.stop(); // the profile is written on a clean exit
+    const file = readdirSync(profDir)
+      .filter((f) => f.endsWith(".cpuprofile"))
+      .map((f) => path.join(profDir, f))
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+    if (file) {
+      const saved = path.join(opts.resultsDir, "writes-sidecar.cpuprofile");
+      copyFileSync(file, saved);
+      log(`the sidecar (inline) over the whole run:\n${formatProfileSummary(summarizeProfile(saved, 30))}`);
+    }
+  }
   const ratios: WritesResult["ratios"] = [];
   for (const connections of opts.connections) {
     const driverCase = cases.find((c) => c.target === "driver" && c.connections === connections);

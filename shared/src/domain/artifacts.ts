@@ -85,9 +85,15 @@ export async function releaseSlug(deps: StoreDeps, slug: string, pageId: string)
 
 /**
  * Stores the document a page version serves, unless a later version's is already there.
- * Returns how many bytes the stored document grew by (for the usage counters). The
- * workspace is read again afterwards: a visibility change that ran meanwhile is applied
- * here too, so no artifact keeps a visibility its workspace no longer has.
+ * Returns how many bytes the stored document grew by (for the usage counters).
+ *
+ * Who writes an artifact's `public`: the workspace's visibility change (syncArtifactVisibility,
+ * for every artifact of the workspace), and the writer of the first document at an address
+ * (version 1), which reads the workspace again afterwards, so that a visibility change that
+ * ran meanwhile is applied here too. A later version leaves `public` as it is: it was right
+ * before the version and only a visibility change changes it, so writing it again could only
+ * bring back an older value (the writer's workspace may come from the read cache). That
+ * saves every later version a read of the workspace.
  */
 export async function writeRendition(
   deps: StoreDeps,
@@ -97,21 +103,42 @@ export async function writeRendition(
 ): Promise<number> {
   const { database } = deps;
   const bytes = utf8Bytes(html);
-  // One atomic swap that hands back the document it replaced, so the size change returned is
-  // exactly what this write changed, even when versions finishing at once write their
-  // documents in any order; a newer version's document is left as it is.
+  const first = page.version === 1;
+  // One atomic swap that hands back the document it replaced (the embedded FerretDB takes no projection here), so the size change
+  // returned is exactly what this write changed, even when versions finishing at once write
+  // their documents in any order; a newer version's document is left as it is.
   const before = await database.c.artifacts.findOneAndUpdate(
     { _id: page.slug, pageId: page._id, version: { $lte: page.version } },
-    { $set: { html, etag: etagOf(html), version: page.version, public: isPublicWorkspace(ws), bytes, updatedAt: now(), renderer: RENDERER_VERSION } },
+    {
+      $set: {
+        html,
+        etag: etagOf(html),
+        version: page.version,
+        ...(first ? { public: isPublicWorkspace(ws) } : {}),
+        bytes,
+        updatedAt: now(),
+        renderer: RENDERER_VERSION,
+      },
+    },
     { returnDocument: "before" },
   );
   if (!before) return 0;
   deps.cache.delete(artifactKey(page.slug));
-  const fresh = await database.c.workspaces.findOne({ _id: ws._id }, { projection: { visibility: 1, sandbox: 1 } });
-  if (fresh && isPublicWorkspace(fresh) !== isPublicWorkspace(ws)) {
-    await database.c.artifacts.updateOne({ _id: page.slug, pageId: page._id }, { $set: { public: isPublicWorkspace(fresh) } });
-  }
+  if (first) await applyVisibilitySince(deps, page, isPublicWorkspace(ws));
   return bytes - before.bytes;
+}
+
+/**
+ * After writing `public: written` on a page's artifact from a workspace read earlier: reads
+ * the workspace again and applies its visibility as it is now, should a visibility change
+ * have run meanwhile (its sync may have passed this artifact before the write).
+ */
+export async function applyVisibilitySince(deps: StoreDeps, page: Pick<PageDoc, "_id" | "slug" | "workspaceId">, written: boolean): Promise<void> {
+  const fresh = await deps.database.c.workspaces.findOne({ _id: page.workspaceId }, { projection: { visibility: 1, sandbox: 1 } });
+  if (fresh && isPublicWorkspace(fresh) !== written) {
+    await deps.database.c.artifacts.updateOne({ _id: page.slug, pageId: page._id }, { $set: { public: isPublicWorkspace(fresh) } });
+    deps.cache.delete(artifactKey(page.slug));
+  }
 }
 
 /**
@@ -293,9 +320,15 @@ export async function noteTableViewers(
  * (every page of the workspace with a table view: a scan of all pages on the embedded
  * database, 110–130 ms per row write in `pnpm bench writes`) and the list filled.
  */
-export async function refreshTableViews(deps: StoreDeps, ws: WorkspaceDoc, table: Pick<CollectionDoc, "_id" | "slug">): Promise<void> {
+export async function refreshTableViews(
+  deps: StoreDeps,
+  ws: WorkspaceDoc,
+  table: Pick<CollectionDoc, "_id" | "slug">,
+  /** The table as read after the row change (tableChanged's), which need not be read again. */
+  after?: Pick<CollectionDoc, "viewedBy" | "viewersKnown"> | null,
+): Promise<void> {
   const { database } = deps;
-  const known = await database.c.collections.findOne({ _id: table._id }, { projection: { viewedBy: 1, viewersKnown: 1 } });
+  const known = after ?? (await database.c.collections.findOne({ _id: table._id }, { projection: { viewedBy: 1, viewersKnown: 1 } }));
   let pages: PageDoc[];
   if (known?.viewersKnown) {
     const found = await Promise.all((known.viewedBy ?? []).slice(0, 100).map((id) => database.c.pages.findOne({ _id: id })));

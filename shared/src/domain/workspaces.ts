@@ -241,8 +241,9 @@ export async function createWorkspaceFor(deps: StoreDeps, principal: Principal, 
 
 /**
  * Publishes or unpublishes a workspace. The workspace changes first, then the copies of its
- * visibility on its pages' artifacts (so GET /a/{slug} stays one lookup); a page written
- * meanwhile checks the workspace again after writing its artifact. The mark set with the
+ * visibility on its pages' artifacts (so GET /a/{slug} stays one lookup); a page's first
+ * document (or a moved page's new address) written meanwhile checks the workspace again after
+ * writing its artifact, and later versions leave the copy alone (artifacts.ts, writeRendition). The mark set with the
  * change lets the sweeper finish the copies if this process stops in between.
  */
 export async function setVisibility(deps: StoreDeps, principal: Principal, slug: string, visibility: Visibility): Promise<WorkspaceView> {

@@ -2,7 +2,7 @@ import { utf8Bytes } from "../../schemas/cells";
 import { indexPage } from "../search-index";
 import type { PageView } from "../../schemas/pages";
 import { actorOf, assertCan, type Principal } from "../access";
-import { forgetArtifact, renderDocument, reserveSlug, SLUG_REDIRECT_DAYS } from "../artifacts";
+import { applyVisibilitySince, forgetArtifact, renderDocument, reserveSlug, SLUG_REDIRECT_DAYS } from "../artifacts";
 import { addSeconds, now } from "../clock";
 import { recordEvent } from "../events";
 import { etagOf } from "../render";
@@ -50,6 +50,8 @@ export async function movePage(deps: WriteDeps, principal: Principal, input: { s
           },
         },
       );
+      // The new address's `public` is copied; a visibility change running meanwhile may have passed it already.
+      await applyVisibilitySince(deps, { _id: page._id, slug: input.newSlug, workspaceId: ws._id }, current?.public ?? false);
       const until = addSeconds(now(), SLUG_REDIRECT_DAYS * 86_400);
       await database.c.artifacts.updateOne(
         { _id: page.slug, pageId: page._id },

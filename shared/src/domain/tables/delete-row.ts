@@ -40,12 +40,12 @@ export async function deleteRow(
   // The row goes; its tombstone revision and the event come.
   await releaseUsage({ database }, ws._id, { pages: 0, bytes: RECORD_OVERHEAD_BYTES + row.bytes - tombstone.bytes - EVENT_BYTES });
   await database.c.rowRevisions.insertOne(tombstone);
-  await tableChanged(deps, table, [row._id]);
+  const after = await tableChanged(deps, table, [row._id]);
   await recordEvent(
     deps,
     { workspaceId: ws._id, type: "row.deleted", actor, target: { kind: "collection", id: table._id, label: table.name } },
     { counted: true },
   );
-  await refreshTableViews(deps, ws, table);
+  await refreshTableViews(deps, ws, table, after);
   return { row_id: row._id };
 }

@@ -66,8 +66,8 @@ export const ROWS: VersionedKind<RowDoc, RowHint> = {
       async run(deps, row, ws, hint) {
         const table = await tableOf(deps, row, hint);
         if (!table) return;
-        await tableChanged(deps, table, [row._id]);
-        await refreshTableViews(deps, ws, table);
+        const after = await tableChanged(deps, table, [row._id]);
+        await refreshTableViews(deps, ws, table, after);
       },
     },
   ],

@@ -22,13 +22,15 @@ export async function tableChanged(
   deps: Pick<StoreDeps, "database">,
   table: Pick<CollectionDoc, "_id" | "workspaceId">,
   rowIds?: readonly string[],
-): Promise<void> {
+): Promise<CollectionDoc | null> {
   if (!rowIds) {
     await deps.database.c.collections.updateOne({ _id: table._id }, { $inc: { rowsVersion: 1 } });
-    return;
+    return null;
   }
   const after = await deps.database.c.collections.findOneAndUpdate({ _id: table._id }, { $inc: { rowsVersion: 1 } }, { returnDocument: "after" });
   if (after) await recordRowChange(deps, table, after.rowsVersion ?? 0, rowIds);
+  // The table as it is after the change (its list of pages showing it, for refreshTableViews).
+  return after;
 }
 
 /** Bytes a table's definition takes (its name and columns). */
