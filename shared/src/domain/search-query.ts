@@ -36,7 +36,7 @@ const READ_WHOLE = 2000;
  * settled by then (a query of several common words: the scores are flat), they are ranked by
  * the best postings read (impact order, "anytime" ranking; docs/decisions.md).
  */
-const POSTINGS_BUDGET = 12_000;
+const POSTINGS_BUDGET = 4_000;
 
 async function inPool<T, R>(items: T[], run: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -174,8 +174,14 @@ export async function rankedSearch(
         if (readCount >= POSTINGS_BUDGET) break;
         let chunk = Math.min(Math.max(need, readCount), POSTINGS_BUDGET - readCount);
         for (;;) {
-          const best = lists.reduce<Posting | null>((m, l) => (l.next < l.bands.length && l.bound > 0 && (!m || l.bound > m.bound) ? l : m), null);
+          const best = lists.reduce<Posting | null>((m, l) => (l.next < l.bands.length && l.bound > 0 && !l.cut && (!m || l.bound > m.bound) ? l : m), null);
           if (!best || chunk <= 0) break;
+          // A band bigger than what is left of the budget ends that list's reading (a big
+          // document costs far more than its share: FerretDB decodes it whole).
+          if ((best.bands[best.next]?.count ?? 0) > POSTINGS_BUDGET - readCount) {
+            best.cut = true;
+            continue;
+          }
           const taken = plan(best, 1);
           batch.push(...taken);
           chunk -= taken.reduce((n, t) => n + t.count, 0);
@@ -228,6 +234,8 @@ interface Posting {
   next: number;
   /** The most a posting in the bands not yet read can add to a score. */
   bound: number;
+  /** No more of its bands are read (the next one is bigger than the budget left). */
+  cut?: boolean;
 }
 
 interface Candidate {
