@@ -349,7 +349,10 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     const fast = (await run(q)).map((p) => p.page_id);
     const full = await exhaustive(database, ws._id, opts.pages + 1, q, 20);
     if (JSON.stringify(fast) === JSON.stringify(full)) sameOrder++;
-    else if (sameOrder + sameSet < 3 * compared.length) log(`  differs: "${q}": ${fast.filter((id) => !full.includes(id)).length} of ${fast.length} not in the full ranking's ${full.length}; first difference at ${fast.findIndex((id, i) => full[i] !== id)}`);
+    else
+      log(
+        `  differs: "${q}": ${fast.filter((id) => !full.includes(id)).length} of ${fast.length} not in the full ranking's ${full.length}; first difference at ${fast.findIndex((id, i) => full[i] !== id)}`,
+      );
     if (JSON.stringify([...fast].sort()) === JSON.stringify([...full].sort())) sameSet++;
   }
   const exact = { queries: compared.length, sameSet, sameOrder };
