@@ -17,7 +17,7 @@
 //     through nginx with 0, 100, 1000 streams open (LIVE_STREAM_LEVELS, LIVE_WRK_SECONDS, LIVE_CHANGE_MS, LIVE_WRK_CONNECTIONS)
 //   pnpm bench writes                   the writes through the MCP SDK client, with the SDK and driver floors
 //                                       (sizes by env: WRITES_SECONDS, WRITES_CONNECTIONS, WRITES_ROWS,
-//                                       WRITES_OTHER_ROWS, WRITES_GROWTH_PAGES)
+//                                       WRITES_OTHER_ROWS, WRITES_GROWTH_PAGES; WRITES_ONLY=growth runs only the growth case)
 //   pnpm bench search                   search over 100,000 pages (BENCH_SEARCH_PAGES=10000 for fewer; BENCH_SEARCH_QUERIES per set, 200)
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
 import { execFileSync } from "node:child_process";
@@ -229,6 +229,7 @@ const BENCHMARKS = {
       rows: Math.max(1, env("WRITES_ROWS", "10000")),
       otherRows: env("WRITES_OTHER_ROWS", "100000"),
       growthPages: env("WRITES_GROWTH_PAGES", "100000"),
+      growthOnly: process.env.WRITES_ONLY === "growth",
       serverBuild: serverBuild(values.server),
       logLevel: mainLogLevel(),
       profile: values.profile ?? false,

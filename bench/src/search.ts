@@ -21,10 +21,11 @@ import { connectDatabase, type Database } from "@atelier/shared/db";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { searchPages } from "@atelier/shared/domain/pages/search-pages";
-import { forwardDocId, indexPage, pageWeights, searchKey, termDocId } from "@atelier/shared/domain/search-index";
+import { bandDocId, bandOf, forwardDocId, headDocId, indexPage, keyTarget, pageWeights, SEARCH_LAYOUT, searchKey } from "@atelier/shared/domain/search-index";
+import { queryTerms, WEIGHT_SCALE } from "@atelier/shared/domain/search-text";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { newId } from "@atelier/shared/ids";
-import type { PageDoc, UserDoc } from "@atelier/shared/db";
+import type { PageDoc, SearchTermDoc, UserDoc } from "@atelier/shared/db";
 import { configFor, startDatabase } from "./lib/atelier";
 import { makeWorkDir } from "./lib/cleanup";
 import { summarizeExplain } from "./lib/explain";
@@ -57,9 +58,13 @@ export interface SearchBenchResult {
   postings: number;
   largestPostings: number;
   latencies: Latency[];
+  /** Per query of each set (20 each): round trips, KB returned, the commands' time summed (some run at once), the wall time. */
+  profiles: { name: string; commands: number; kb: number; dbMs: number; wallMs: number }[];
   regexBaseline: Latency;
   plans: { read: string; plan: string; indexesUsed: string[] }[];
   judged: { queries: number; top1: number; top3: number };
+  /** The early-stopping ranking against one that reads every band of every term. */
+  exact: { queries: number; sameSet: number; sameOrder: number };
   identicalAcrossProcesses: boolean;
   /** null: the step did not finish within its bound. */
   writeCost: { newPageMs: number; oneWordEditMs: number; postingsWrittenForEdit: number } | null;
@@ -147,12 +152,13 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   const cum = zipf(WORDS.length);
   log(`seeding ${opts.pages} pages…`);
   const t0 = performance.now();
-  // Postings kept compactly while seeding: per term, the keys and weights of its pages.
-  const dict = new Map<string, { keys: string[]; weights: number[] }>();
+  // Postings kept compactly while seeding: per term, per band, the page's index × 256 + its weight.
+  const dict = new Map<string, Map<number, number[]>>();
   const ids: string[] = [];
+  const keys: string[] = [];
   for (let n = 0; n < opts.pages;) {
     const batch: PageDoc[] = [];
-    const fwd: { _id: string; workspaceId: string; kind: "page"; targetId: string; version: number; terms: Record<string, number> }[] = [];
+    const fwd: { _id: string; workspaceId: string; kind: "page"; targetId: string; version: number; terms: Record<string, number>; v: number }[] = [];
     for (let b = 0; b < 500 && n < opts.pages; b++, n++) {
       const { title, body } = pageText(n, cum);
       const id = randomUUID();
@@ -169,16 +175,19 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
       batch.push(page);
       ids.push(id);
       const key = searchKey("page", id);
+      keys.push(key);
       const weights = pageWeights(page);
       for (const [t, w] of Object.entries(weights)) {
         let e = dict.get(t);
-        if (!e) dict.set(t, (e = { keys: [], weights: [] }));
-        e.keys.push(key);
-        e.weights.push(w);
+        if (!e) dict.set(t, (e = new Map()));
+        const band = bandOf(w);
+        let list = e.get(band);
+        if (!list) e.set(band, (list = []));
+        list.push(n * 256 + w);
       }
       // The forward document as indexPage writes it, less its term list (only edits read that; the
       // bench's edit below indexes a page through the domain, which writes a whole one).
-      fwd.push({ _id: forwardDocId(ws._id, key), workspaceId: ws._id, kind: "page", targetId: id, version: 1, terms: {} });
+      fwd.push({ _id: forwardDocId(ws._id, key), workspaceId: ws._id, kind: "page", targetId: id, version: 1, terms: {}, v: SEARCH_LAYOUT });
     }
     await database.c.pages.insertMany(batch, { ordered: false });
     await database.c.searchDocs.insertMany(fwd, { ordered: false });
@@ -190,26 +199,38 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   const t1 = performance.now();
   let postings = 0;
   let largest = 0;
-  let pending: { _id: string; workspaceId: string; term: string; p: Record<string, number> }[] = [];
+  let largestBand = 0;
+  let pending: SearchTermDoc[] = [];
   let pendingSize = 0;
   const flush = async () => {
     if (pending.length > 0) await database.c.searchTerms.insertMany(pending, { ordered: false });
     pending = [];
     pendingSize = 0;
   };
-  for (const [term, e] of dict) {
-    const p: Record<string, number> = {};
-    for (let i = 0; i < e.keys.length; i++) p[at(e.keys, i)] = at(e.weights, i);
-    postings += e.keys.length;
-    largest = Math.max(largest, e.keys.length);
-    pending.push({ _id: termDocId(ws._id, term), workspaceId: ws._id, term, p });
-    pendingSize += e.keys.length * 20;
-    if (pendingSize > 8_000_000 || pending.length >= 500) await flush();
+  const push = async (doc: SearchTermDoc, size: number) => {
+    pending.push(doc);
+    pendingSize += size;
+    if (pendingSize > 8_000_000 || pending.length >= 1000) await flush();
+  };
+  for (const [term, bands] of dict) {
+    const c: Record<string, number> = {};
+    let n = 0;
+    for (const [band, list] of bands) {
+      const p: Record<string, number> = {};
+      for (const x of list) p[at(keys, Math.floor(x / 256))] = x % 256;
+      c[`b${band}`] = list.length;
+      n += list.length;
+      largestBand = Math.max(largestBand, list.length);
+      await push({ _id: bandDocId(ws._id, term, band), workspaceId: ws._id, term, v: SEARCH_LAYOUT, p }, list.length * 30);
+    }
+    postings += n;
+    largest = Math.max(largest, n);
+    await push({ _id: headDocId(ws._id, term), workspaceId: ws._id, term, v: SEARCH_LAYOUT, n, c }, 200);
+    dict.delete(term);
   }
   await flush();
-  dict.clear();
   const indexSeconds = (performance.now() - t1) / 1000;
-  log(`index written in ${fixed(indexSeconds, 1)} s: ${postings} postings`);
+  log(`index written in ${fixed(indexSeconds, 1)} s: ${postings} postings (largest band ${largestBand})`);
 
   // Queries, drawn with their own fixed seed.
   const rnd = prng(42);
@@ -233,6 +254,33 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     latencies.push({ name: set.name, runs: times.length, p50: percentile(times, 50), p99: percentile(times, 99), meanHits: hits / times.length });
     log(`${set.name}: p50 ${fixed(percentile(times, 50))} ms, p99 ${fixed(percentile(times, 99))} ms`);
   }
+
+  // Where a query's time goes: each set's first 20 queries again through a connection whose
+  // commands are watched — round trips, the bytes they return, their time as the driver saw it.
+  const watched: Database = await connectDatabase(db.uri, db.dbName, { appName: "atelier-bench-profile", monitorCommands: true });
+  const prof = { commands: 0, bytes: 0, ms: 0 };
+  watched.client.on("commandStarted", () => prof.commands++);
+  watched.client.on("commandSucceeded", (e) => {
+    prof.ms += e.duration;
+    prof.bytes += JSON.stringify(e.reply).length; // about the BSON size
+  });
+  const profiles: SearchBenchResult["profiles"] = [];
+  for (const set of sets) {
+    const qs = set.queries.slice(0, 20);
+    await run(at(qs, 0), { ...deps, database: watched });
+    Object.assign(prof, { commands: 0, bytes: 0, ms: 0 });
+    const s = performance.now();
+    for (const q of qs) await run(q, { ...deps, database: watched });
+    const wall = performance.now() - s;
+    profiles.push({
+      name: set.name,
+      commands: prof.commands / qs.length,
+      kb: prof.bytes / 1024 / qs.length,
+      dbMs: prof.ms / qs.length,
+      wallMs: wall / qs.length,
+    });
+  }
+  await watched.client.close();
 
   // The old search_pages: a regex over every page's title, summary and text.
   const regexTimes: number[] = [];
@@ -261,8 +309,8 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   const word = at(at(sets, 0).queries, 0);
   const plans = [];
   for (const [read, cursor] of [
-    ["searchTerms by _id (a term's postings)", database.c.searchTerms.find({ _id: termDocId(ws._id, word) })],
-    ["searchDocs by _id (a result's page)", database.c.searchDocs.find({ _id: forwardDocId(ws._id, searchKey("page", at(ids, 0))) })],
+    ["searchTerms by _id (a term's head)", database.c.searchTerms.find({ _id: headDocId(ws._id, word) })],
+    ["searchTerms by _id (a band of its postings)", database.c.searchTerms.find({ _id: bandDocId(ws._id, word, 64) })],
     ["pages by _id (the result)", database.c.pages.find({ _id: at(ids, 0) })],
   ] as const) {
     // Twice: the first explain on a pooled connection may plan without a fresh index (docs/performance.md).
@@ -291,6 +339,24 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     if (found.slice(0, 3).includes(`p-${n}`)) top3++;
   }
   log(`judged: ${top3}/${judged} in the top 3 (${top1} first)`);
+
+  // The early stop checked against reading every band: the 20 commonest words and 40 three-word
+  // queries ranked both ways (the same pages, in the same order?).
+  let sameSet = 0;
+  let sameOrder = 0;
+  const compared = [...at(sets, 1).queries.slice(0, 20), ...at(sets, 2).queries.slice(0, 40)];
+  for (const q of compared) {
+    const fast = (await run(q)).map((p) => p.page_id);
+    const full = await exhaustive(database, ws._id, opts.pages + 1, q, 20);
+    if (JSON.stringify(fast) === JSON.stringify(full)) sameOrder++;
+    else
+      log(
+        `  differs: "${q}": ${fast.filter((id) => !full.includes(id)).length} of ${fast.length} not in the full ranking's ${full.length}; first difference at ${fast.findIndex((id, i) => full[i] !== id)}`,
+      );
+    if (JSON.stringify([...fast].sort()) === JSON.stringify([...full].sort())) sameSet++;
+  }
+  const exact = { queries: compared.length, sameSet, sameOrder };
+  log(`against every band read: ${sameSet}/${compared.length} the same pages, ${sameOrder} in the same order`);
 
   log("the same queries through a second connection…");
   // A second process: its own connection, same database.
@@ -322,12 +388,42 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     postings,
     largestPostings: largest,
     latencies,
+    profiles,
     regexBaseline,
     plans,
     judged: { queries: judged, top1, top3 },
+    exact,
     identicalAcrossProcesses: identical,
     writeCost,
   };
+}
+
+/** The best `limit` pages for `query` by the ranking of search-query.ts, every band of every term read (no early stop). */
+async function exhaustive(database: Database, wsId: string, total: number, query: string, limit: number): Promise<string[]> {
+  const terms = queryTerms(query);
+  const score = new Map<string, Map<string, number>>();
+  for (const term of terms) {
+    const head = await database.c.searchTerms.findOne({ _id: headDocId(wsId, term) });
+    const n = Math.max(0, head?.n ?? 0);
+    const idf = Math.log(1 + (Math.max(total, n) - n + 0.5) / (n + 0.5));
+    for (const b of Object.keys(head?.c ?? {})) {
+      const band = await database.c.searchTerms.findOne({ _id: bandDocId(wsId, term, Number(b.slice(1))) });
+      for (const [key, w] of Object.entries(band?.p ?? {})) {
+        let m = score.get(key);
+        if (!m) score.set(key, (m = new Map()));
+        m.set(term, Math.max(m.get(term) ?? 0, (w * idf) / WEIGHT_SCALE));
+      }
+    }
+  }
+  return [...score.entries()]
+    .map(([key, m]) => {
+      let sum = 0;
+      for (const v of m.values()) sum += v;
+      return { id: `${wsId}:${key}`, key, score: sum * (0.5 + (0.5 * m.size) / terms.length) };
+    })
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .slice(0, limit)
+    .map((c) => keyTarget(c.key).id);
 }
 
 /** What the index adds to a write: indexing a new page, then an edit of one word (as the finishing step does). */
@@ -367,11 +463,17 @@ export function formatSearch(r: SearchBenchResult): string {
     ),
     "",
     table(
+      ["per query (20 of each set, watched)", "round trips", "KB read (as JSON)", "commands ms (summed)", "wall ms"],
+      r.profiles.map((p) => [p.name, fixed(p.commands, 1), fixed(p.kb, 0), fixed(p.dbMs, 1), fixed(p.wallMs, 1)]),
+    ),
+    "",
+    table(
       ["read", "plan", "indexes"],
       r.plans.map((p) => [p.read, p.plan, p.indexesUsed.join(", ") || "-"]),
     ),
     "",
     `judged set: ${r.judged.top3}/${r.judged.queries} with the expected page in the top 3 (${r.judged.top1} first)`,
+    `early stop against every band read: ${r.exact.sameSet}/${r.exact.queries} the same pages, ${r.exact.sameOrder}/${r.exact.queries} in the same order`,
     `two connections: ${r.identicalAcrossProcesses ? "identical results" : "RESULTS DIFFER"}`,
     r.writeCost
       ? `index cost of a write: new page ${fixed(r.writeCost.newPageMs)} ms; one-word edit ${fixed(r.writeCost.oneWordEditMs)} ms (${r.writeCost.postingsWrittenForEdit} postings written)`

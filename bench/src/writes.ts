@@ -70,6 +70,8 @@ export interface WritesOptions {
   rows: number;
   otherRows: number;
   growthPages: number;
+  /** Only the growth case (WRITES_ONLY=growth): no other case, no round-trip counts. */
+  growthOnly?: boolean;
   serverBuild: ServerBuild;
   logLevel: string;
   /** Profile the (inline) sidecar with `node --cpu-prof` over the whole run, and print where its time went. */
@@ -373,7 +375,7 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
     return true;
   };
 
-  for (const connections of opts.connections) {
+  for (const connections of opts.growthOnly ? [] : opts.connections) {
     await measure("noop", connections, targets.noop);
     await measure("driver", connections, driver);
     for (const t of ["update_page 1 KB", "update_page 100 KB", "create_page", "edit_page", "update_row"] as const) {
@@ -388,10 +390,12 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
     await measure("insert_rows ×100, after answer", connections, viaSecond(targets["insert_rows ×100"]));
   }
 
-  const roundTrips = [
-    ...(await countRoundTrips(db.uri, db.dbName, config, owner, rowIds[0] ?? "", log, "")),
-    ...(await countRoundTrips(db.uri, db.dbName, { ...config, WRITE_FINISH: "after_answer" }, owner, rowIds[0] ?? "", log, ", after answer")),
-  ];
+  const roundTrips = opts.growthOnly
+    ? []
+    : [
+        ...(await countRoundTrips(db.uri, db.dbName, config, owner, rowIds[0] ?? "", log, "")),
+        ...(await countRoundTrips(db.uri, db.dbName, { ...config, WRITE_FINISH: "after_answer" }, owner, rowIds[0] ?? "", log, ", after answer")),
+      ];
 
   // Growth: update_page 1 KB at one connection with the pages stored now (about 100) and then with many more.
   const growth: WritesResult["growth"] = { small: null, large: null, ratio: null };

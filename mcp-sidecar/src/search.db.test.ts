@@ -6,8 +6,9 @@
 // without it. The index's own documents are checked where that is the observable effect.
 import { addMemberByEmail, removeMember } from "@atelier/shared/domain/members";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
+import { searchPages } from "@atelier/shared/domain/pages/search-pages";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
-import { backfillSearchIndex, forwardDocId, searchKey } from "@atelier/shared/domain/search-index";
+import { backfillSearchIndex, bandDocId, bandOf, forwardDocId, headDocId, searchKey, SEARCH_LAYOUT } from "@atelier/shared/domain/search-index";
 import { searchEverything } from "@atelier/shared/domain/search";
 import { createCollection } from "@atelier/shared/domain/tables/create-collection";
 import { deleteTable } from "@atelier/shared/domain/tables/delete-table";
@@ -118,11 +119,22 @@ describe("search_pages", () => {
 
     const page = must(await sc.database.c.pages.findOne({ slug: moved }));
     const key = searchKey("page", page._id);
-    expect(await sc.database.c.searchTerms.findOne({ _id: `${page.workspaceId}:kingfisher` })).toMatchObject({ p: { [key]: expect.any(Number) } });
+    // The posting sits in the band of its weight, which the term's head counts.
+    const weight = must((await sc.database.c.searchDocs.findOne({ _id: forwardDocId(page.workspaceId, key) }))?.terms.kingfisher);
+    const band = bandDocId(page.workspaceId, "kingfisher", bandOf(weight));
+    expect(await sc.database.c.searchTerms.findOne({ _id: band })).toMatchObject({ p: { [key]: weight } });
+    expect(await sc.database.c.searchTerms.findOne({ _id: headDocId(page.workspaceId, "kingfisher") })).toMatchObject({
+      n: 1,
+      c: { [`b${bandOf(weight)}`]: 1 },
+    });
     await client.callTool({ name: "delete_page", arguments: { slug: moved } });
     expect(await search(client, { query: "kingfisher", workspace: ws })).toEqual([]);
     // Its postings and its forward document are gone, not only hidden.
-    expect((await sc.database.c.searchTerms.findOne({ _id: `${page.workspaceId}:kingfisher` }))?.p).toEqual({});
+    expect((await sc.database.c.searchTerms.findOne({ _id: band }))?.p).toEqual({});
+    expect(await sc.database.c.searchTerms.findOne({ _id: headDocId(page.workspaceId, "kingfisher") })).toMatchObject({
+      n: 0,
+      c: { [`b${bandOf(weight)}`]: 0 },
+    });
     expect(await sc.database.c.searchDocs.findOne({ _id: forwardDocId(page.workspaceId, key) })).toBeNull();
     await client.close();
   }, 120_000);
@@ -198,7 +210,7 @@ describe("search_pages", () => {
     const page = must(await sc.database.c.pages.findOne({ slug }));
     await sc.database.c.searchTerms.deleteMany({ workspaceId: page.workspaceId });
     await sc.database.c.searchDocs.deleteMany({ workspaceId: page.workspaceId });
-    await sc.database.c.meta.deleteOne({ _id: "search-backfill" });
+    await sc.database.c.meta.deleteOne({ _id: `search-backfill-${SEARCH_LAYOUT}` });
     const client = await connectClient(sc, (await makeToken(sc, owner)).credential);
     expect(await search(client, { query: "narwhal" })).toEqual([]);
     expect(await backfillSearchIndex(sc.deps)).toBeGreaterThan(0);
@@ -206,5 +218,34 @@ describe("search_pages", () => {
     // Done: a second pass does nothing.
     expect(await backfillSearchIndex(sc.deps)).toBeNull();
     await client.close();
+  }, 120_000);
+
+  it("moves an index of layout 1 (one postings document per term) to layout 2 in the backfill", async () => {
+    const owner = await makeUser(sc, `${uniq("l1")}@example.com`);
+    const me: Principal = { kind: "user", user: owner };
+    const ws = uniq("l1-ws");
+    await createWorkspaceFor(sc.deps, me, { slug: ws, name: "Layout one" });
+    const slug = uniq("l1");
+    await createPage(sc.deps, me, { slug, title: "Layout one", body_markdown: "An axolotl indexed the old way.", workspace: ws });
+    const page = must(await sc.database.c.pages.findOne({ slug }));
+    // As layout 1 left it: one document per term with every posting, forward documents without `v`.
+    await sc.database.c.searchTerms.deleteMany({ workspaceId: page.workspaceId });
+    const oldKey = "kOLDHASHKEY1";
+    await sc.database.c.searchTerms.insertOne({ _id: `${page.workspaceId}:axolotl`, workspaceId: page.workspaceId, term: "axolotl", p: { [oldKey]: 100 } });
+    await sc.database.c.searchDocs.deleteMany({ workspaceId: page.workspaceId });
+    await sc.database.c.searchDocs.insertOne({
+      _id: forwardDocId(page.workspaceId, searchKey("page", page._id)),
+      workspaceId: page.workspaceId,
+      kind: "page",
+      targetId: page._id,
+      version: page.version,
+      terms: { axolotl: 100 },
+    });
+    await sc.database.c.meta.deleteOne({ _id: `search-backfill-${SEARCH_LAYOUT}` });
+    expect(await backfillSearchIndex(sc.deps)).toBeGreaterThan(0);
+    expect(await sc.database.c.searchTerms.findOne({ _id: `${page.workspaceId}:axolotl` })).toBeNull();
+    expect(await sc.database.c.searchDocs.findOne({ _id: forwardDocId(page.workspaceId, searchKey("page", page._id)) })).toMatchObject({ v: SEARCH_LAYOUT });
+    const found = await searchPages(sc.deps, me, { query: "axolotl", workspace: ws });
+    expect(found.pages.map((p) => p.slug)).toEqual([slug]);
   }, 120_000);
 });

@@ -249,13 +249,22 @@ export interface TokenKeyDoc {
 }
 
 /** Applied schema migrations (shared/src/db/migrations.ts). */
-/** The postings of one term in one workspace (domain/search-index.ts): `_id` `${workspaceId}:${term}`. */
+/**
+ * One term's head or one of its bands in one workspace (domain/search-index.ts, layout 2):
+ * `_id` `${workspaceId}:${term}:h` (the head: `n`, `c`) or `${workspaceId}:${term}:${band}` (`p`).
+ */
 export interface SearchTermDoc {
   _id: string;
   workspaceId: string;
   term: string;
-  /** By page or table key (`searchKey`): the term's weight there. */
-  p: Record<string, number>;
+  /** The layout (SEARCH_LAYOUT); absent in layout 1, whose documents the backfill deletes. */
+  v?: number;
+  /** The head: how many pages and tables hold the term. */
+  n?: number;
+  /** The head: how many postings each band holds (`b${band}`). */
+  c?: Record<string, number>;
+  /** A band: by page or table key (`searchKey`), the term's weight there. */
+  p?: Record<string, number>;
 }
 
 /** What the index holds for one page or table: `_id` `${workspaceId}:${searchKey}`. */
@@ -268,6 +277,8 @@ export interface SearchDocDoc {
   version: number;
   /** Its terms and their weights, as written to the postings. */
   terms: Record<string, number>;
+  /** The layout its postings were written in (SEARCH_LAYOUT); absent: layout 1. */
+  v?: number;
 }
 
 export interface MetaDoc {

@@ -1,19 +1,27 @@
-// The search index (issue 30 item 2; docs/decisions.md, "Search over what pages say"): an
-// inverted index of normalised terms, kept in the database by the write path, so every process
-// on every machine sees the same index and nothing else has to run. Read only by `_id`, the
-// one lookup the embedded FerretDB serves from an index (docs/performance.md, "What the
-// embedded FerretDB does with indexes"):
+// The search index (issue 30 item 2; docs/decisions.md, "Search over what pages say", and
+// "Search at 100,000 pages"): an inverted index of normalised terms, kept in the database by
+// the write path, so every process on every machine sees the same index and nothing else has
+// to run. Read only by `_id`, the one lookup the embedded FerretDB serves from an index
+// (docs/performance.md, "What the embedded FerretDB does with indexes"). Layout 2:
 //
-//   searchTerms  `${workspaceId}:${term}`  → {p: {<key>: weight}}: the postings of a term in a
-//                workspace, one field per page or table (`key`, a short hash of it)
-//   searchDocs   `${workspaceId}:${key}`   → the page or table behind a key, its version, and
-//                the terms and weights last indexed for it (what the next version's write diffs)
+//   searchTerms  `${workspaceId}:${term}:h`       → {n, c: {b<band>: count}}: a term's head, how
+//                many pages hold it (its df) and how many in each weight band
+//                `${workspaceId}:${term}:${band}`  → {p: {<key>: weight}}: the postings of one band,
+//                one field per page or table whose weight falls in it (`bandOf`)
+//   searchDocs   `${workspaceId}:${key}`          → the page or table behind a key, its version,
+//                and the terms and weights last indexed for it (what the next version's write diffs)
 //
-// Indexing a version writes only the terms whose weight changed (one unordered batch of
-// `$set`/`$unset` on postings, then the forward document), so an edit of a few words touches a
-// few postings. Every step is idempotent: the sweeper runs a page's finishing steps again for
-// a writer that stopped, and the backfill indexes what was stored before the index existed.
-import { createHash } from "node:crypto";
+// A key names its page or table outright (`searchKey`), so a query needs no lookup between a
+// posting and the page. Bands split a term's postings by weight, best first, so a query reads
+// the head, then only the bands that can hold its best results (search-query.ts): a common
+// word's 100,000 postings are no longer one document read whole. Indexing a version writes
+// only the terms whose weight changed (a posting `$set`/`$unset` in its band; the head's
+// counts `$inc`ed when a posting appears, goes, or changes band), then the forward document:
+// an edit of a few words touches a few postings. Every step is idempotent but the head's
+// counts, which a step run twice can skew (they only steer idf and which bands to read; a
+// band named in the head is read even at a count of 0). The sweeper runs a page's finishing
+// steps again for a writer that stopped, and the backfill indexes what was stored before the
+// index existed or under layout 1.
 import type { AnyBulkWriteOperation } from "mongodb";
 import type { CollectionDoc, PageDoc, SearchTermDoc } from "../db/index";
 import { isDuplicateKey } from "../errors";
@@ -22,12 +30,47 @@ import { pageBodyText, termWeights } from "./search-text";
 
 export type SearchKind = "page" | "table";
 
-/** A page's or table's key in the postings: short, so a common term's postings stay small. */
+/** The index's layout: forward documents and postings of another (or no) layout are not this one's. */
+export const SEARCH_LAYOUT = 2;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A page's or table's key in the postings, which names it outright (a field name: no `.`, no
+ * leading `$`): a page with a UUID id (every page) is `p` and its 16 bytes in base64url, 23
+ * characters; another page id is `q` and the id; a table is `t` and its id.
+ */
 export function searchKey(kind: SearchKind, id: string): string {
-  return `k${createHash("sha256").update(`${kind}:${id}`).digest("base64url").slice(0, 12)}`;
+  if (kind === "table") return `t${id}`;
+  return UUID.test(id) ? `p${Buffer.from(id.replaceAll("-", ""), "hex").toString("base64url")}` : `q${id}`;
 }
 
-export const termDocId = (workspaceId: string, term: string) => `${workspaceId}:${term}`;
+/** What a key names (`searchKey`'s inverse). */
+export function keyTarget(key: string): { kind: SearchKind; id: string } {
+  if (key.startsWith("t")) return { kind: "table", id: key.slice(1) };
+  if (key.startsWith("q")) return { kind: "page", id: key.slice(1) };
+  const hex = Buffer.from(key.slice(1), "base64url").toString("hex");
+  return { kind: "page", id: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` };
+}
+
+/**
+ * The band a weight falls in (WEIGHT_SCALE 100, at most about 220): bands of 4 from 192 up (a
+ * word many times in a page, or in its title), of 8 from 128, of 16 below, so a rare word's
+ * postings sit in a few bands and a common word's best are a small band of their own.
+ */
+export function bandOf(weight: number): number {
+  return weight - (weight % bandWidth(weight));
+}
+/** The highest weight band `band` can hold. */
+export function bandTop(band: number): number {
+  return band + bandWidth(band) - 1;
+}
+function bandWidth(weight: number): number {
+  return weight >= 192 ? 4 : weight >= 128 ? 8 : 16;
+}
+
+export const headDocId = (workspaceId: string, term: string) => `${workspaceId}:${term}:h`;
+export const bandDocId = (workspaceId: string, term: string, band: number) => `${workspaceId}:${term}:${band}`;
 export const forwardDocId = (workspaceId: string, key: string) => `${workspaceId}:${key}`;
 
 /** The terms and weights of a page as the index keeps them. */
@@ -56,24 +99,10 @@ export async function indexTarget(deps: StoreDeps, target: Target, weights: Reco
   const fid = forwardDocId(target.workspaceId, key);
   const before = await searchDocs.findOne({ _id: fid });
   if (before && before.version > target.version) return;
-  const old = before?.terms ?? {};
-  const ops: AnyBulkWriteOperation<SearchTermDoc>[] = [];
-  for (const [term, w] of Object.entries(weights)) {
-    if (old[term] === w) continue;
-    ops.push({
-      updateOne: {
-        filter: { _id: termDocId(target.workspaceId, term) },
-        update: { $set: { [`p.${key}`]: w }, $setOnInsert: { workspaceId: target.workspaceId, term } },
-        upsert: true,
-      },
-    });
-  }
-  for (const term of Object.keys(old)) {
-    if (term in weights) continue;
-    ops.push({ updateOne: { filter: { _id: termDocId(target.workspaceId, term) }, update: { $unset: { [`p.${key}`]: "" } } } });
-  }
-  await writePostings(deps, ops);
-  const doc = { workspaceId: target.workspaceId, kind: target.kind, targetId: target.id, version: target.version, terms: weights };
+  // A forward document of layout 1 describes postings the migration deleted: diff against nothing.
+  const old = before?.v === SEARCH_LAYOUT ? before.terms : {};
+  await writePostings(deps, postingOps(target.workspaceId, key, old, weights));
+  const doc = { workspaceId: target.workspaceId, kind: target.kind, targetId: target.id, version: target.version, terms: weights, v: SEARCH_LAYOUT };
   if (before) {
     await searchDocs.updateOne({ _id: fid, version: { $lte: target.version } }, { $set: doc });
   } else {
@@ -84,6 +113,38 @@ export async function indexTarget(deps: StoreDeps, target: Target, weights: Reco
       await searchDocs.updateOne({ _id: fid, version: { $lte: target.version } }, { $set: doc });
     }
   }
+}
+
+/**
+ * The writes that take a key's postings from `old` to `now`: per term whose weight changed,
+ * the posting set in its band (and unset from the band it left), and the head's counts moved.
+ */
+export function postingOps(workspaceId: string, key: string, old: Record<string, number>, now: Record<string, number>): AnyBulkWriteOperation<SearchTermDoc>[] {
+  const ops: AnyBulkWriteOperation<SearchTermDoc>[] = [];
+  const onInsert = (term: string) => ({ workspaceId, term, v: SEARCH_LAYOUT });
+  for (const term of new Set([...Object.keys(old), ...Object.keys(now)])) {
+    const was = old[term];
+    const is = now[term];
+    if (was === is) continue;
+    const from = was === undefined ? null : bandOf(was);
+    const to = is === undefined ? null : bandOf(is);
+    if (to !== null) {
+      ops.push({
+        updateOne: { filter: { _id: bandDocId(workspaceId, term, to) }, update: { $set: { [`p.${key}`]: is }, $setOnInsert: onInsert(term) }, upsert: true },
+      });
+    }
+    if (from !== null && from !== to) {
+      ops.push({ updateOne: { filter: { _id: bandDocId(workspaceId, term, from) }, update: { $unset: { [`p.${key}`]: "" } } } });
+    }
+    if (from === to) continue;
+    const inc: Record<string, number> = {};
+    if (from !== null) inc[`c.b${from}`] = -1;
+    if (to !== null) inc[`c.b${to}`] = 1;
+    if (from === null) inc.n = 1;
+    if (to === null) inc.n = -1;
+    ops.push({ updateOne: { filter: { _id: headDocId(workspaceId, term) }, update: { $inc: inc, $setOnInsert: onInsert(term) } as never, upsert: true } });
+  }
+  return ops;
 }
 
 /**
@@ -119,12 +180,7 @@ export async function unindexTarget(deps: StoreDeps, target: Omit<Target, "versi
   const fid = forwardDocId(target.workspaceId, key);
   const before = await deps.database.c.searchDocs.findOne({ _id: fid });
   if (!before) return;
-  await writePostings(
-    deps,
-    Object.keys(before.terms).map((term) => ({
-      updateOne: { filter: { _id: termDocId(target.workspaceId, term) }, update: { $unset: { [`p.${key}`]: "" } } },
-    })),
-  );
+  if (before.v === SEARCH_LAYOUT) await writePostings(deps, postingOps(target.workspaceId, key, before.terms, {}));
   await deps.database.c.searchDocs.deleteOne({ _id: fid });
 }
 
@@ -142,7 +198,8 @@ export async function indexTable(deps: StoreDeps, table: CollectionDoc): Promise
   await indexTarget(deps, { workspaceId: table.workspaceId, kind: "table", id: table._id, version: table.rowsVersion ?? 0 }, tableWeights(table));
 }
 
-const BACKFILL_META = "search-backfill";
+/** The backfill's record in `meta`, one per layout: a new layout's backfill runs once more over everything. */
+const BACKFILL_META = `search-backfill-${SEARCH_LAYOUT}`;
 /** How long a backfill's lease lasts without being renewed (renewed every RENEW documents). */
 const LEASE_MS = 120_000;
 const RENEW = 500;
@@ -157,7 +214,7 @@ const RENEW = 500;
  */
 export async function backfillSearchIndex(deps: StoreDeps, signal: { stopped: boolean } = { stopped: false }): Promise<number | null> {
   const meta = deps.database.c.meta;
-  const state = (await meta.findOne({ _id: BACKFILL_META })) as { done?: boolean } | null;
+  const state = (await meta.findOne({ _id: BACKFILL_META })) as { done?: boolean; purged?: boolean } | null;
   if (state?.done) return null;
   const t = Date.now();
   const lease = new Date(t + LEASE_MS);
@@ -180,11 +237,17 @@ export async function backfillSearchIndex(deps: StoreDeps, signal: { stopped: bo
   const renew = async () => {
     if (++seen % RENEW === 0) await meta.updateOne({ _id: BACKFILL_META }, { $set: { leaseUntil: new Date(Date.now() + LEASE_MS) } as never });
   };
+  if (!state?.purged) {
+    // The postings of an earlier layout go first (once: a scan), so no query mixes layouts;
+    // their forward documents stay until each page is indexed again below.
+    await deps.database.c.searchTerms.deleteMany({ v: { $ne: SEARCH_LAYOUT } } as never);
+    await meta.updateOne({ _id: BACKFILL_META }, { $set: { purged: true } as never });
+  }
   for await (const p of deps.database.c.pages.find({})) {
     if (signal.stopped) return await release(seen); // the next start goes through again
     const fid = forwardDocId(p.workspaceId, searchKey("page", p._id));
-    const indexed = await deps.database.c.searchDocs.findOne({ _id: fid }, { projection: { version: 1 } });
-    if (!p.revisionPending && !p.deletingAt && (!indexed || indexed.version < p.version)) await indexPage(deps, p);
+    const indexed = await deps.database.c.searchDocs.findOne({ _id: fid }, { projection: { version: 1, v: 1 } });
+    if (!p.revisionPending && !p.deletingAt && (!indexed || indexed.v !== SEARCH_LAYOUT || indexed.version < p.version)) await indexPage(deps, p);
     await renew();
   }
   for await (const c of deps.database.c.collections.find({ kind: "table" })) {
