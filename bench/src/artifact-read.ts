@@ -50,6 +50,9 @@ export type Target =
   | "exact-100"
   | "exact-100k";
 
+/** How long each case waits for the machine to quiet down (BENCH_QUIET_WAIT_MS; 0 on a machine that is never quiet). */
+const QUIET_WAIT_MS = Number(process.env.BENCH_QUIET_WAIT_MS ?? 15_000);
+
 /** % of one core that other processes may use during a case before it is flagged as noisy. */
 const NOISE_THRESHOLD = 25;
 
@@ -373,8 +376,8 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
     };
     const idleCpuBefore = await waitForQuiet({
       threshold: NOISE_THRESHOLD,
-      maxWaitMs: 15_000,
-      onWait: (pct) => log(`waiting up to 15 s for other work to stop (${Math.round(pct)} % of a core busy)…`),
+      maxWaitMs: QUIET_WAIT_MS,
+      onWait: (pct) => log(`waiting up to ${QUIET_WAIT_MS / 1000} s for other work to stop (${Math.round(pct)} % of a core busy)…`),
     });
     if (opts.warmupSeconds > 0) await runWrk({ ...common, durationSeconds: opts.warmupSeconds });
     const rss: Record<string, number> = {};

@@ -23,12 +23,13 @@ describe("requestLineWriter", () => {
       { id: "lean-1", method: "GET", url: "/a/weekly-status", statusCode: 200, startedAt },
       { id: "lean-2", method: "HEAD", url: '/a/odd"name\\', statusCode: 304, startedAt },
       { id: "lean-3", method: "GET", url: "/S/secret-share-token", statusCode: 200, startedAt },
+      { id: 4, method: undefined, url: "/mcp", statusCode: 401, startedAt },
     ]) {
       logRequest(logger, r);
       write(r);
     }
     await new Promise((r) => setImmediate(r));
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(8);
     const withoutTime = (l: string) => l.replace(/"time":"[^"]+"/, '"time":"T"').replace(/"responseTime":\d+/, '"responseTime":0');
     for (let i = 0; i < lines.length; i += 2) {
       expect(withoutTime(lines[i + 1] ?? "")).toBe(withoutTime(lines[i] ?? ""));
@@ -37,6 +38,7 @@ describe("requestLineWriter", () => {
     // The path is the loggable one: no credential segment.
     expect(lines[5]).toContain('"path":"/s/[redacted]"');
     expect(lines[5]).not.toContain("secret-share-token");
+    expect(lines[7]).toContain('"req":{"id":4,"path":"/mcp"}');
   });
 
   it("writes nothing when the logger's level is above info", async () => {

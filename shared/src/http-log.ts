@@ -64,7 +64,7 @@ export function logRequest(
 export function requestLineWriter(
   logger: Logger,
   message = "request completed",
-): (r: { id: string; method: string; url: string; statusCode: number; startedAt: number }) => void {
+): (r: { id: string | number; method: string | undefined; url: string; statusCode: number; startedAt: number }) => void {
   const destination = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
   const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
   if (!destination || typeof bindings !== "string") throw new Error("requestLineWriter needs a pino logger");
@@ -73,7 +73,7 @@ export function requestLineWriter(
   return (r) => {
     if (!logger.isLevelEnabled("info")) return;
     destination.write(
-      `{"level":${level},"time":"${new Date().toISOString()}"${bindings},"req":{"id":${JSON.stringify(r.id)},"method":${JSON.stringify(r.method)},` +
+      `{"level":${level},"time":"${new Date().toISOString()}"${bindings},"req":{"id":${JSON.stringify(r.id)},${r.method === undefined ? "" : `"method":${JSON.stringify(r.method)},`}` +
         `"path":${JSON.stringify(loggablePath(r.url))}},"res":{"statusCode":${r.statusCode}},"responseTime":${Math.round(performance.now() - r.startedAt)}${tail}`,
     );
   };
