@@ -423,24 +423,24 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   await server2.stop();
   let fillerSeconds = 0;
   if (opts.growth) {
-  const exactPort = await freePort();
-  exact = await startServer({
-    env: { ...serverEnv({ db, port: exactPort, dataDir: path.join(dir, "exact-data"), logLevel: mainLevel }), CACHE_TTL_MS: "0" },
-    logFile: path.join(dir, "server-exact.log"),
-    name: "server (CACHE_TTL_MS=0)",
-    build: opts.serverBuild,
-  });
-  const exactUrl = `http://127.0.0.1:${exactPort}/a/${SLUG}`;
-  await seedFiller(db.database, 100, log);
-  await measure("cached-100", atelierUrl, maxConnections, mainLevel);
-  await measure("exact-100", exactUrl, maxConnections, mainLevel);
-  log("storing 100,000 pages for the growth case…");
-  fillerSeconds = await seedFiller(db.database, 100_000, log);
-  log(`stored 100,000 pages in ${fillerSeconds} s`);
-  await measure("cached-100k", atelierUrl, maxConnections, mainLevel);
-  await measure("exact-100k", exactUrl, maxConnections, mainLevel);
-  await exact.stop();
-  exact = null;
+    const exactPort = await freePort();
+    exact = await startServer({
+      env: { ...serverEnv({ db, port: exactPort, dataDir: path.join(dir, "exact-data"), logLevel: mainLevel }), CACHE_TTL_MS: "0" },
+      logFile: path.join(dir, "server-exact.log"),
+      name: "server (CACHE_TTL_MS=0)",
+      build: opts.serverBuild,
+    });
+    const exactUrl = `http://127.0.0.1:${exactPort}/a/${SLUG}`;
+    await seedFiller(db.database, 100, log);
+    await measure("cached-100", atelierUrl, maxConnections, mainLevel);
+    await measure("exact-100", exactUrl, maxConnections, mainLevel);
+    log("storing 100,000 pages for the growth case…");
+    fillerSeconds = await seedFiller(db.database, 100_000, log);
+    log(`stored 100,000 pages in ${fillerSeconds} s`);
+    await measure("cached-100k", atelierUrl, maxConnections, mainLevel);
+    await measure("exact-100k", exactUrl, maxConnections, mainLevel);
+    await exact.stop();
+    exact = null;
   }
 
   for (const level of opts.logLevels.slice(1)) {
@@ -512,7 +512,8 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const smallCached = cases.find((c) => c.target === "cached-100");
   const largeCached = cases.find((c) => c.target === "cached-100k");
   const rssAll = cases.flatMap((c) => Object.values(c.rssMb));
-  const at30 = (t: Target) => cases.find((c) => c.target === t && c.connections === TARGETS_30.connections && (c.logLevel === null || c.logLevel === mainLevel));
+  const at30 = (t: Target) =>
+    cases.find((c) => c.target === t && c.connections === TARGETS_30.connections && (c.logLevel === null || c.logLevel === mainLevel));
   const ratioOf = (a: CaseResult | undefined, b: CaseResult | undefined) => (a && b && b.rps > 0 ? Math.round((1000 * a.rps) / b.rps) / 1000 : null);
   const prod30 = at30("production");
   const productionRatio = ratioOf(prod30, at30("nginx"));
@@ -553,7 +554,8 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       productionRatioNoLog: ratioOf(prod30, at30("nginx-nolog")),
       productionP99Ms: prod30?.p99Ms ?? null,
       productionGzipRatio: ratioOf(at30("production-gzip"), at30("nginx-gzip")),
-      productionMet: productionRatio !== null && productionRatio >= TARGETS_30.productionMinRatio && (prod30?.p99Ms ?? Infinity) < TARGETS_30.productionMaxP99Ms,
+      productionMet:
+        productionRatio !== null && productionRatio >= TARGETS_30.productionMinRatio && (prod30?.p99Ms ?? Infinity) < TARGETS_30.productionMaxP99Ms,
       oneProcessRatioOfNode,
       oneProcessMet: oneProcessRatioOfNode !== null && oneProcessRatioOfNode >= TARGETS_30.oneProcessMinRatioOfNode,
     },
