@@ -2,6 +2,7 @@
 // server through GET /a/{slug} and, in the same run, the identical bytes as a static file
 // by nginx on loopback; wrk measures both, back to back, at each concurrency.
 import { randomUUID } from "node:crypto";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import { availableParallelism } from "node:os";
@@ -34,13 +35,36 @@ export const SLUG = "weekly-status";
  * process with CACHE_TTL_MS=0 (every read goes to the database) with 100 and with 100,000
  * pages stored (growth).
  */
-export type Target = "nginx" | "node-http" | "atelier" | "production" | "cached-100" | "cached-100k" | "exact-100" | "exact-100k";
+export type Target =
+  | "nginx"
+  | "nginx-nolog"
+  | "nginx-gzip"
+  | "node-http"
+  | "atelier"
+  | "atelier-before"
+  | "production"
+  | "production-before"
+  | "production-gzip"
+  | "cached-100"
+  | "cached-100k"
+  | "exact-100"
+  | "exact-100k";
+
+/** How long each case waits for the machine to quiet down (BENCH_QUIET_WAIT_MS; 0 on a machine that is never quiet). */
+const QUIET_WAIT_MS = Number(process.env.BENCH_QUIET_WAIT_MS ?? 15_000);
 
 /** % of one core that other processes may use during a case before it is flagged as noisy. */
 const NOISE_THRESHOLD = 25;
 
 /** Issue 4's targets, at 50 connections with the production log level. */
 export const TARGETS = { minRatio: 0.25, maxP99Ms: 25, connections: 50 } as const;
+
+/**
+ * Issue 30 item 3, at 50 connections: through the shipped nginx.conf ≥ 0.9× nginx serving the
+ * file (its access log on, as the shipped configuration logs too) with p99 < 10 ms; one
+ * process ≥ 0.6× node:http serving the same bytes from memory.
+ */
+export const TARGETS_30 = { productionMinRatio: 0.9, productionMaxP99Ms: 10, oneProcessMinRatioOfNode: 0.6, connections: 50 } as const;
 
 export interface ArtifactReadOptions {
   durationSeconds: number;
@@ -56,12 +80,20 @@ export interface ArtifactReadOptions {
   nodeHttp: boolean;
   /** Also run /a/{slug} at the highest concurrency under `node --cpu-prof` and summarise it. */
   profile: boolean;
+  /** Also measure reads with 100 and 100,000 pages stored (storing them takes minutes). */
+  growth: boolean;
+  /** Other nginx.conf files (the same shape as deploy/nginx.conf: an earlier one, variants), each measured beside the shipped one. */
+  beforeNginxConfs: string[];
+  /** An earlier server bundle (a copy of server/dist/main.js inside server/dist), measured beside the current one. */
+  beforeServerBundle: string | null;
   resultsDir: string;
   log: (line: string) => void;
 }
 
 export interface CaseResult extends WrkResult {
   target: Target;
+  /** The nginx.conf file of a production-before case. */
+  variant: string | null;
   logLevel: string | null;
   connections: number;
   /** CPU use of the machine (% of one core) just before the case, with nothing under load */
@@ -88,7 +120,7 @@ export interface ArtifactReadResult {
   };
   cases: CaseResult[];
   /** Every other case against nginx at the same concurrency. */
-  ratios: { connections: number; target: Target; logLevel: string | null; rpsRatio: number; p99Ms: number; nginxP99Ms: number }[];
+  ratios: { connections: number; target: Target; logLevel: string | null; variant: string | null; rpsRatio: number; p99Ms: number; nginxP99Ms: number }[];
   targets: { minRatio: number; maxP99Ms: number; connections: number; ratio: number | null; p99Ms: number | null; ratioMet: boolean; p99Met: boolean };
   /** Issue 15's targets, from the same run. */
   wave2: {
@@ -101,6 +133,17 @@ export interface ArtifactReadResult {
     growthRatioCached: number | null;
     maxRssMb: number | null;
     filler: { pages: number; seconds: number } | null;
+  };
+  /** Issue 30 item 3's targets, from the same run. */
+  issue30: {
+    productionRatio: number | null;
+    productionRatioNoLog: number | null;
+    productionP99Ms: number | null;
+    productionMet: boolean;
+    /** A client that takes gzip: through deploy/nginx.conf against nginx serving a precompressed copy. */
+    productionGzipRatio: number | null;
+    oneProcessRatioOfNode: number | null;
+    oneProcessMet: boolean;
   };
   profile: (ProfileSummary & { rps: number; p99Ms: number; savedAs: string }) | null;
 }
@@ -158,8 +201,8 @@ export async function seedFiller(
   return Math.round((performance.now() - t0) / 100) / 10;
 }
 
-function cpuTargets(servers: Record<string, Service | null>, nginx: Service, nodeHttp: Service | null, db: AtelierDb): Record<string, CpuTarget> {
-  const t: Record<string, CpuTarget> = { nginx: { pgrp: nginx.pid } };
+function cpuTargets(servers: Record<string, Service | null>, nginx: Service | null, nodeHttp: Service | null, db: AtelierDb): Record<string, CpuTarget> {
+  const t: Record<string, CpuTarget> = nginx ? { nginx: { pgrp: nginx.pid } } : {};
   for (const [k, sv] of Object.entries(servers)) if (sv) t[k] = { pgrp: sv.pid };
   if (nodeHttp) t["node-http"] = { pid: nodeHttp.pid };
   if (db.cpu) t.database = db.cpu;
@@ -207,9 +250,22 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const root = path.join(dir, "www");
   mkdirSync(path.join(root, "a"), { recursive: true });
   writeFileSync(path.join(root, "a", SLUG), html);
+  writeFileSync(path.join(root, "a", `${SLUG}.gz`), gzipSync(html, { level: 6 }));
   const nginxPort = await freePort();
-  const nginx = await startNginx({ bin: nginxBin, dir: path.join(dir, "nginx"), root, port: nginxPort, readyPath: `/a/${SLUG}` });
+  const nginxNoLogPort = await freePort();
+  const nginxGzipPort = await freePort();
+  const nginx = await startNginx({
+    bin: nginxBin,
+    dir: path.join(dir, "nginx"),
+    root,
+    port: nginxPort,
+    noLogPort: nginxNoLogPort,
+    gzipPort: nginxGzipPort,
+    readyPath: `/a/${SLUG}`,
+  });
+  const nginxGzipUrl = `http://127.0.0.1:${nginxGzipPort}/a/${SLUG}`;
   const nginxUrl = `http://127.0.0.1:${nginxPort}/a/${SLUG}`;
+  const nginxNoLogUrl = `http://127.0.0.1:${nginxNoLogPort}/a/${SLUG}`;
   const fromNginx = Buffer.from(await (await fetch(nginxUrl)).arrayBuffer());
   if (!fromNginx.equals(html)) throw new Error("nginx does not serve the same bytes as GET /a/{slug}");
   const nodePort = await freePort();
@@ -252,23 +308,76 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const fromProd = await fetch(prodUrl);
   if (!Buffer.from(await fromProd.arrayBuffer()).equals(html)) throw new Error("the shipped nginx.conf does not pass the same bytes as GET /a/{slug}");
   log(`production: deploy/nginx.conf at ${prodUrl} in front of :${serverPort} and :${server2Port} (cache: ${fromProd.headers.get("x-cache-status")})`);
+  // Before and after side by side: an earlier nginx.conf in front of the same two processes,
+  // and an earlier server bundle as a third process.
+  const nginxBefore: { conf: string; nginx: Service; url: string }[] = [];
+  for (const [i, conf] of opts.beforeNginxConfs.entries()) {
+    const port = await freePort();
+    const nginx = await startShippedNginx({
+      bin: nginxBin,
+      template: path.resolve(conf),
+      dir: path.join(dir, `nginx-before-${i}`),
+      port,
+      serverPorts: [serverPort, server2Port],
+      sidecarPorts: [await freePort(), await freePort()],
+      workers: 1,
+      readyPath: `/a/${SLUG}`,
+    });
+    const url = `http://127.0.0.1:${port}/a/${SLUG}`;
+    if (!Buffer.from(await (await fetch(url)).arrayBuffer()).equals(html)) throw new Error(`${conf} does not pass the same bytes as GET /a/{slug}`);
+    nginxBefore.push({ conf: path.basename(conf), nginx, url });
+  }
+  let serverBefore: Service | null = null;
+  let serverBeforeUrl = "";
+  if (opts.beforeServerBundle) {
+    const port = await freePort();
+    serverBefore = await startServer({
+      env: serverEnv({ db, port, dataDir: path.join(dir, "server-before-data"), logLevel: mainLevel }),
+      logFile: path.join(dir, "server-before.log"),
+      name: "server (before)",
+      build: "dist",
+      bundle: path.resolve(opts.beforeServerBundle),
+    });
+    serverBeforeUrl = `http://127.0.0.1:${port}/a/${SLUG}`;
+    await fetch(serverBeforeUrl);
+  }
   let exact: Service | null = null;
-  const servers = () => ({ server, server2, exact });
+  const servers = () => ({ server, server2, exact, before: serverBefore });
 
   const cases: CaseResult[] = [];
-  const measure = async (target: Target, url: string, connections: number, logLevel: string | null) => {
-    const label = `${labelOf({ target, logLevel: null })}${logLevel ? ` (LOG_LEVEL=${logLevel})` : ""}, ${connections} connection${connections === 1 ? "" : "s"}`;
+  // A browser's request: it takes gzip (wrk sends no Accept-Encoding otherwise).
+  const GZIP = { method: "GET", headers: { "Accept-Encoding": "gzip" } };
+  for (const [what, url] of [
+    ["nginx's precompressed copy", nginxGzipUrl],
+    ["the shipped nginx.conf", prodUrl],
+  ] as const) {
+    const r = await fetch(url, { headers: GZIP.headers, decompress: false } as RequestInit);
+    const body = Buffer.from(await r.arrayBuffer());
+    // fetch decompresses unless told not to (undici ignores `decompress`): compare what arrives either way.
+    const plain = r.headers.get("content-encoding") === "gzip" && body[0] === 0x1f ? gunzipSync(body) : body;
+    if (!plain.equals(html)) throw new Error(`${what} does not pass the same bytes as GET /a/{slug} to a client that takes gzip`);
+  }
+  const measure = async (
+    target: Target,
+    url: string,
+    connections: number,
+    logLevel: string | null,
+    variant: { conf: string; nginx: Service } | null = null,
+    request?: { method: string; headers: Record<string, string> },
+  ) => {
+    const label = `${labelOf({ target, logLevel: null, variant: variant?.conf ?? null })}${logLevel ? ` (LOG_LEVEL=${logLevel})` : ""}, ${connections} connection${connections === 1 ? "" : "s"}`;
     const common = {
       url,
+      request,
       connections,
       threads: opts.threads,
       workDir: dir,
-      cpuTargets: cpuTargets(servers(), target === "production" ? nginxProd : nginx, nodeHttp, db),
+      cpuTargets: cpuTargets(servers(), target === "production" || target === "production-gzip" ? nginxProd : variant ? variant.nginx : nginx, nodeHttp, db),
     };
     const idleCpuBefore = await waitForQuiet({
       threshold: NOISE_THRESHOLD,
-      maxWaitMs: 15_000,
-      onWait: (pct) => log(`waiting up to 15 s for other work to stop (${Math.round(pct)} % of a core busy)…`),
+      maxWaitMs: QUIET_WAIT_MS,
+      onWait: (pct) => log(`waiting up to ${QUIET_WAIT_MS / 1000} s for other work to stop (${Math.round(pct)} % of a core busy)…`),
     });
     if (opts.warmupSeconds > 0) await runWrk({ ...common, durationSeconds: opts.warmupSeconds });
     const rss: Record<string, number> = {};
@@ -287,40 +396,52 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       `${label}: ${r.rps} req/s, p50 ${fixed(r.p50Ms)} ms, p99 ${fixed(r.p99Ms)} ms, errors ${r.socketErrors + r.httpErrors}` +
         (noisy ? ` (noisy: other work took ${Math.round(r.cpu?.other ?? 0)} % of a core)` : ""),
     );
-    cases.push({ target, logLevel, connections, idleCpuBefore, noisy, rssMb: rss, ...r });
+    cases.push({ target, logLevel, variant: variant?.conf ?? null, connections, idleCpuBefore, noisy, rssMb: rss, ...r });
     return r;
   };
 
   // Both targets back to back at each concurrency, so both see the same machine state.
   for (const c of opts.connections) {
     await measure("nginx", nginxUrl, c, null);
+    await measure("nginx-nolog", nginxNoLogUrl, c, null);
     if (nodeHttp) await measure("node-http", nodeUrl, c, null);
     await measure("atelier", atelierUrl, c, mainLevel);
+    if (serverBefore) await measure("atelier-before", serverBeforeUrl, c, mainLevel);
     await measure("production", prodUrl, c, mainLevel);
+    // A file whose name says gzip is measured as a browser asks (Accept-Encoding: gzip).
+    for (const b of nginxBefore) await measure("production-before", b.url, c, mainLevel, b, b.conf.includes("gzip") ? GZIP : undefined);
+    await measure("nginx-gzip", nginxGzipUrl, c, null, null, GZIP);
+    await measure("production-gzip", prodUrl, c, mainLevel, null, GZIP);
   }
+  for (const b of nginxBefore) await b.nginx.stop();
+  await serverBefore?.stop();
+  serverBefore = null;
 
   // Growth: the same read with 100 and with 100,000 pages stored, on a process that reads
   // the database every time (CACHE_TTL_MS=0), so that what grows with the store shows.
   await nginxProd.stop();
   await server2.stop();
-  const exactPort = await freePort();
-  exact = await startServer({
-    env: { ...serverEnv({ db, port: exactPort, dataDir: path.join(dir, "exact-data"), logLevel: mainLevel }), CACHE_TTL_MS: "0" },
-    logFile: path.join(dir, "server-exact.log"),
-    name: "server (CACHE_TTL_MS=0)",
-    build: opts.serverBuild,
-  });
-  const exactUrl = `http://127.0.0.1:${exactPort}/a/${SLUG}`;
-  await seedFiller(db.database, 100, log);
-  await measure("cached-100", atelierUrl, maxConnections, mainLevel);
-  await measure("exact-100", exactUrl, maxConnections, mainLevel);
-  log("storing 100,000 pages for the growth case…");
-  const fillerSeconds = await seedFiller(db.database, 100_000, log);
-  log(`stored 100,000 pages in ${fillerSeconds} s`);
-  await measure("cached-100k", atelierUrl, maxConnections, mainLevel);
-  await measure("exact-100k", exactUrl, maxConnections, mainLevel);
-  await exact.stop();
-  exact = null;
+  let fillerSeconds = 0;
+  if (opts.growth) {
+    const exactPort = await freePort();
+    exact = await startServer({
+      env: { ...serverEnv({ db, port: exactPort, dataDir: path.join(dir, "exact-data"), logLevel: mainLevel }), CACHE_TTL_MS: "0" },
+      logFile: path.join(dir, "server-exact.log"),
+      name: "server (CACHE_TTL_MS=0)",
+      build: opts.serverBuild,
+    });
+    const exactUrl = `http://127.0.0.1:${exactPort}/a/${SLUG}`;
+    await seedFiller(db.database, 100, log);
+    await measure("cached-100", atelierUrl, maxConnections, mainLevel);
+    await measure("exact-100", exactUrl, maxConnections, mainLevel);
+    log("storing 100,000 pages for the growth case…");
+    fillerSeconds = await seedFiller(db.database, 100_000, log);
+    log(`stored 100,000 pages in ${fillerSeconds} s`);
+    await measure("cached-100k", atelierUrl, maxConnections, mainLevel);
+    await measure("exact-100k", exactUrl, maxConnections, mainLevel);
+    await exact.stop();
+    exact = null;
+  }
 
   for (const level of opts.logLevels.slice(1)) {
     await server.stop();
@@ -377,6 +498,7 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       connections: x.connections,
       target: x.target,
       logLevel: x.logLevel,
+      variant: x.variant,
       rpsRatio: Math.round((1000 * x.rps) / n.rps) / 1000,
       p99Ms: x.p99Ms,
       nginxP99Ms: n.p99Ms,
@@ -390,6 +512,12 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
   const smallCached = cases.find((c) => c.target === "cached-100");
   const largeCached = cases.find((c) => c.target === "cached-100k");
   const rssAll = cases.flatMap((c) => Object.values(c.rssMb));
+  const at30 = (t: Target) =>
+    cases.find((c) => c.target === t && c.connections === TARGETS_30.connections && (c.logLevel === null || c.logLevel === mainLevel));
+  const ratioOf = (a: CaseResult | undefined, b: CaseResult | undefined) => (a && b && b.rps > 0 ? Math.round((1000 * a.rps) / b.rps) / 1000 : null);
+  const prod30 = at30("production");
+  const productionRatio = ratioOf(prod30, at30("nginx"));
+  const oneProcessRatioOfNode = ratioOf(at30("atelier"), at30("node-http"));
   return {
     name: "artifact-read",
     page: { slug: SLUG, markdownBytes: Buffer.byteLength(markdown), htmlBytes: html.length },
@@ -421,26 +549,47 @@ export async function artifactRead(opts: ArtifactReadOptions): Promise<ArtifactR
       maxRssMb: rssAll.length ? Math.max(...rssAll) : null,
       filler: large ? { pages: 100_000, seconds: fillerSeconds } : null,
     },
+    issue30: {
+      productionRatio,
+      productionRatioNoLog: ratioOf(prod30, at30("nginx-nolog")),
+      productionP99Ms: prod30?.p99Ms ?? null,
+      productionGzipRatio: ratioOf(at30("production-gzip"), at30("nginx-gzip")),
+      productionMet:
+        productionRatio !== null && productionRatio >= TARGETS_30.productionMinRatio && (prod30?.p99Ms ?? Infinity) < TARGETS_30.productionMaxP99Ms,
+      oneProcessRatioOfNode,
+      oneProcessMet: oneProcessRatioOfNode !== null && oneProcessRatioOfNode >= TARGETS_30.oneProcessMinRatioOfNode,
+    },
     profile,
   };
 }
 
 const LABELS: Record<Target, string> = {
   nginx: "nginx static file",
+  "nginx-nolog": "nginx static file, access log off",
+  "nginx-gzip": "nginx static file, gzip (precompressed .gz)",
+  "production-gzip": "GET /a/{slug}, deploy/nginx.conf, gzip",
   "node-http": "node:http, bytes in memory",
   atelier: "GET /a/{slug}, one process",
+  "atelier-before": "GET /a/{slug}, one process, earlier bundle",
   production: "GET /a/{slug}, deploy/nginx.conf + 2 processes",
+  "production-before": "GET /a/{slug}, other nginx.conf + 2 processes:",
   "cached-100": "GET /a/{slug}, one process, 100 pages stored",
   "cached-100k": "GET /a/{slug}, one process, 100,000 pages stored",
   "exact-100": "GET /a/{slug}, CACHE_TTL_MS=0, 100 pages stored",
   "exact-100k": "GET /a/{slug}, CACHE_TTL_MS=0, 100,000 pages stored",
 };
-const labelOf = (x: { target: Target; logLevel: string | null }) => `${LABELS[x.target]}${x.logLevel ? ` (${x.logLevel})` : ""}`;
+const labelOf = (x: { target: Target; logLevel: string | null; variant?: string | null }) =>
+  `${LABELS[x.target]}${x.variant ? ` ${x.variant}` : ""}${x.logLevel ? ` (${x.logLevel})` : ""}`;
 const SERVER_CPU: Record<Target, string> = {
   nginx: "nginx",
+  "nginx-nolog": "nginx",
+  "nginx-gzip": "nginx",
+  "production-gzip": "nginx",
   "node-http": "node-http",
   atelier: "server",
+  "atelier-before": "before",
   production: "nginx",
+  "production-before": "nginx",
   "cached-100": "server",
   "cached-100k": "server",
   "exact-100": "exact",
@@ -453,6 +602,7 @@ function perRequest(c: CaseResult, k: string): string {
   return pct === undefined || c.rps === 0 ? "-" : String(Math.round((pct / 100 / c.rps) * 1e6));
 }
 
+const isBaseline = (t: Target) => t === "nginx" || t === "nginx-nolog" || t === "nginx-gzip" || t === "node-http";
 const pct = (x: number | null) => (x === null ? "not measured" : `${fixed(x * 100, 1)} %`);
 
 export function formatArtifactRead(r: ArtifactReadResult): string {
@@ -466,11 +616,11 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
     c.socketErrors + c.httpErrors,
     c.bytesPerResponse,
     cpu(c, SERVER_CPU[c.target]),
-    c.target === "nginx" || c.target === "node-http" ? "-" : cpu(c, "database"),
+    isBaseline(c.target) ? "-" : cpu(c, "database"),
     cpu(c, "wrk"),
     cpu(c, "other"),
     perRequest(c, SERVER_CPU[c.target]),
-    c.target === "nginx" || c.target === "node-http" ? "-" : perRequest(c, "database"),
+    isBaseline(c.target) ? "-" : perRequest(c, "database"),
     Object.entries(c.rssMb)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ") || "-",
@@ -508,6 +658,10 @@ export function formatArtifactRead(r: ArtifactReadResult): string {
       `p99 < ${r.targets.maxP99Ms} ms: ${r.targets.p99Ms === null ? "not measured" : `${fixed(r.targets.p99Ms)} ms → ${r.targets.p99Met ? "met" : "MISSED"}`}`,
     `issue 15 at ${r.targets.connections} connections: through deploy/nginx.conf ${pct(r.wave2.productionRatio)} of nginx static (≥ 50 %), p99 ${r.wave2.productionP99Ms ?? "-"} ms (< 25); ` +
       `one process ${pct(r.wave2.oneProcessRatio)} (≥ 25 %); growth 100,000 / 100 pages ${pct(r.wave2.growthRatioCached)} as shipped, ${pct(r.wave2.growthRatio)} with every read from the database (≥ 80 %); max RSS ${r.wave2.maxRssMb ?? "-"} MB (< 200)`,
+    `issue 30 at ${TARGETS_30.connections} connections: through deploy/nginx.conf ${pct(r.issue30.productionRatio)} of nginx static with its access log ` +
+      `(${pct(r.issue30.productionRatioNoLog)} of nginx with the log off; target ≥ ${TARGETS_30.productionMinRatio * 100} %), p99 ${r.issue30.productionP99Ms ?? "-"} ms ` +
+      `(< ${TARGETS_30.productionMaxP99Ms}) → ${r.issue30.productionMet ? "met" : "MISSED"}; a client taking gzip: ${pct(r.issue30.productionGzipRatio)} of nginx's precompressed copy; one process ${pct(r.issue30.oneProcessRatioOfNode)} of node:http ` +
+      `(≥ ${TARGETS_30.oneProcessMinRatioOfNode * 100} %) → ${r.issue30.oneProcessMet ? "met" : "MISSED"}`,
     `CPU% is of one core (the machine has ${availableParallelism()}); µs/req = CPU time per request served. server = the process (group) answering, db = the embedded database, ` +
       `other = the rest of the machine (this runner, the kernel, other work; ${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
       (r.cases.some((c) => c.noisy)

@@ -31,13 +31,22 @@ const FIXTURE = path.join(HERE, "../fixtures/artifact-page.md");
 const NOOP_SERVER = path.join(HERE, "servers/mcp-noop.mjs");
 const SLUG = "weekly-status";
 
-export type McpTarget = "noop" | "noop-shared" | "get_page" | "tools/list" | "noop-2026" | "get_page-2026";
-const TARGET_ORDER: McpTarget[] = ["noop", "get_page", "tools/list", "noop-shared", "noop-2026", "get_page-2026"];
+export type McpTarget = "noop" | "noop-shared" | "get_page" | "get_page-before" | "tools/list" | "noop-2026" | "get_page-2026" | "get_page-2026-before";
+const TARGET_ORDER: McpTarget[] = ["noop", "get_page", "get_page-before", "tools/list", "noop-shared", "noop-2026", "get_page-2026", "get_page-2026-before"];
 /** The floor each target is compared with: the no-op on the same protocol generation. */
-const FLOOR_OF: Partial<Record<McpTarget, McpTarget>> = { get_page: "noop", "tools/list": "noop", "noop-shared": "noop", "get_page-2026": "noop-2026" };
+const FLOOR_OF: Partial<Record<McpTarget, McpTarget>> = {
+  get_page: "noop",
+  "get_page-before": "noop",
+  "tools/list": "noop",
+  "noop-shared": "noop",
+  "get_page-2026": "noop-2026",
+  "get_page-2026-before": "noop-2026",
+};
 
 /** Issue 5's target: get_page through the sidecar at no less than 60 % of the no-op floor's req/s. */
 export const MCP_TARGET = { minRatio: 0.6, connections: 50 } as const;
+/** Issue 30: get_page at no less than the floor's req/s (1.0×), on both protocol generations. */
+export const MCP_TARGET_30 = { minRatio: 1.0, connections: 50 } as const;
 
 export interface McpOptions {
   durationSeconds: number;
@@ -48,6 +57,8 @@ export interface McpOptions {
   rounds: number;
   logLevel: string;
   serverBuild: ServerBuild;
+  /** An earlier sidecar bundle (a copy of mcp-sidecar/dist/main.js inside mcp-sidecar/dist): get_page through it too, side by side. */
+  beforeSidecarBundle: string | null;
   /** Also profile the sidecar (get_page) and the no-op floor under load. */
   profile: boolean;
   resultsDir: string;
@@ -101,6 +112,8 @@ export interface McpResult {
   ratios: { connections: number; round: number; target: McpTarget; rpsRatio: number }[];
   medianRatios: { connections: number; target: McpTarget; rpsRatio: number }[];
   target: { minRatio: number; connections: number; ratio: number | null; met: boolean };
+  /** Issue 30's target: get_page ≥ 1.0× its floor on each generation. */
+  target30: { minRatio: number; connections: number; ratio: number | null; ratio2026: number | null; met: boolean };
   profiles: { getPage: ProfiledRun | null; toolsList: ProfiledRun | null; floor: ProfiledRun | null };
 }
 
@@ -111,6 +124,8 @@ const LABELS: Record<McpTarget, string> = {
   "tools/list": "tools/list",
   "noop-2026": "no-op tool, SDK floor, 2026-07-28",
   "get_page-2026": "tools/call get_page, 2026-07-28",
+  "get_page-before": "tools/call get_page, earlier sidecar",
+  "get_page-2026-before": "tools/call get_page, 2026-07-28, earlier sidecar",
 };
 
 export async function mcpBench(opts: McpOptions): Promise<McpResult> {
@@ -148,6 +163,19 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     startServer({ env, logFile: path.join(dir, `${name.replace(/\W+/g, "-")}.log`), name, build, nodeFlags, pkg: "mcp-sidecar" });
   let sidecar = await startSidecar("sidecar", opts.serverBuild);
   const sidecarUrl = `http://127.0.0.1:${port}/mcp`;
+  // An earlier bundle beside it, on the same database: before and after in one run.
+  const beforePort = await freePort();
+  const beforeUrl = `http://127.0.0.1:${beforePort}/mcp`;
+  const before = opts.beforeSidecarBundle
+    ? await startServer({
+        env: { ...env, SIDECAR_PORT: String(beforePort), BASE_URL: `http://127.0.0.1:${beforePort}`, DATA_DIR: path.join(dir, "before-data") },
+        logFile: path.join(dir, "sidecar-before.log"),
+        name: "sidecar (before)",
+        build: "dist",
+        pkg: "mcp-sidecar",
+        bundle: path.resolve(opts.beforeSidecarBundle),
+      })
+    : null;
 
   const sdk = sidecarSdk();
   const startFloor = async (name: string, port: number, nodeFlags: string[] = [], variant: string[] = []): Promise<Service> => {
@@ -177,6 +205,8 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     "tools/list": { url: sidecarUrl, req: mcpRequest(jsonRpc("tools/list"), agent.token) },
     "noop-2026": { url: noopUrl, req: modernRequest("tools/call", { name: "noop", arguments: {} }, null) },
     "get_page-2026": { url: sidecarUrl, req: modernRequest("tools/call", { name: "get_page", arguments: { slug: SLUG } }, agent.token) },
+    "get_page-before": { url: beforeUrl, req: mcpRequest(toolCall("get_page", { slug: SLUG }), agent.token) },
+    "get_page-2026-before": { url: beforeUrl, req: modernRequest("tools/call", { name: "get_page", arguments: { slug: SLUG } }, agent.token) },
   };
 
   // Each request once by hand: the answer must be a success, and its size is what wrk should see.
@@ -207,6 +237,14 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   if (toolResult<{ page: { slug: string } }>(pageModern, "get_page (2026-07-28)").page.slug !== SLUG)
     throw new Error("get_page (2026-07-28) returned another page");
   responses["get_page-2026"] = { bytes: pageModern.bytes, ms: round2(pageModern.ms) };
+  if (before) {
+    // The earlier sidecar must give the same answer, or the comparison means nothing.
+    for (const t of ["get_page-before", "get_page-2026-before"] as const) {
+      const a = await postMcp(requests[t].url, requests[t].req);
+      if (toolResult<{ page: { slug: string } }>(a, t).page.slug !== SLUG) throw new Error(`${t} returned another page`);
+      responses[t] = { bytes: a.bytes, ms: round2(a.ms) };
+    }
+  }
   log(
     `get_page answers ${pageAnswer.bytes} bytes of JSON (page of ${Buffer.byteLength(markdown)} bytes of Markdown); tools/list ${listAnswer.bytes} bytes (${tools.length} tools); the no-op ${noopAnswer.bytes} bytes`,
   );
@@ -215,6 +253,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
 
   const cpuTargets = (): Record<string, CpuTarget> => {
     const t: Record<string, CpuTarget> = { sidecar: { pgrp: sidecar.pid }, floor: { pgrp: floor.pid }, "floor-shared": { pgrp: floorShared.pid } };
+    if (before) t.before = { pgrp: before.pid };
     if (db.cpu) t.database = db.cpu;
     return t;
   };
@@ -223,6 +262,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     for (const c of opts.connections) {
       // The three side by side at each concurrency, so they see the same machine state.
       for (const target of TARGET_ORDER) {
+        if (!before && target.endsWith("-before")) continue;
         const { url, req } = requests[target];
         const label = `${opts.rounds > 1 ? `round ${round}: ` : ""}${LABELS[target]}, ${c} connection${c === 1 ? "" : "s"}`;
         const r = await measureCase({
@@ -278,12 +318,14 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   }
   const medianRatios: McpResult["medianRatios"] = [];
   for (const c of opts.connections) {
-    for (const target of ["get_page", "tools/list", "noop-shared", "get_page-2026"] as const) {
+    for (const target of ["get_page", "get_page-before", "tools/list", "noop-shared", "get_page-2026", "get_page-2026-before"] as const) {
       const xs = ratios.filter((r) => r.connections === c && r.target === target).map((r) => r.rpsRatio);
       if (xs.length > 0) medianRatios.push({ connections: c, target, rpsRatio: round3(median(xs)) });
     }
   }
   const main = medianRatios.find((r) => r.target === "get_page" && r.connections === MCP_TARGET.connections);
+  const modern = medianRatios.find((r) => r.target === "get_page-2026" && r.connections === MCP_TARGET_30.connections);
+  await before?.stop();
   return {
     name: "mcp",
     lookups,
@@ -308,6 +350,12 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     ratios,
     medianRatios,
     target: { ...MCP_TARGET, ratio: main?.rpsRatio ?? null, met: main !== undefined && main.rpsRatio >= MCP_TARGET.minRatio },
+    target30: {
+      ...MCP_TARGET_30,
+      ratio: main?.rpsRatio ?? null,
+      ratio2026: modern?.rpsRatio ?? null,
+      met: main !== undefined && modern !== undefined && main.rpsRatio >= MCP_TARGET_30.minRatio && modern.rpsRatio >= MCP_TARGET_30.minRatio,
+    },
     profiles,
   };
 }
@@ -384,8 +432,10 @@ const SERVER_OF: Record<McpTarget, string> = {
   "tools/list": "sidecar",
   "noop-2026": "floor",
   "get_page-2026": "sidecar",
+  "get_page-before": "before",
+  "get_page-2026-before": "before",
 };
-const usesDb = (t: McpTarget) => t === "get_page" || t === "tools/list" || t === "get_page-2026";
+const usesDb = (t: McpTarget) => SERVER_OF[t] === "sidecar" || SERVER_OF[t] === "before";
 
 export function formatMcp(r: McpResult): string {
   const multi = r.setup.rounds > 1;
@@ -442,6 +492,9 @@ export function formatMcp(r: McpResult): string {
     "",
     `target: get_page at ≥ ${r.target.minRatio * 100} % of the no-op floor's req/s at ${r.target.connections} connections: ` +
       (r.target.ratio === null ? "not measured" : `${fixed(r.target.ratio * 100, 1)} % → ${r.target.met ? "met" : "MISSED"}`),
+    `issue 30: get_page at ≥ ${r.target30.minRatio * 100} % of the floor on both generations at ${r.target30.connections} connections: ` +
+      `2025 ${r.target30.ratio === null ? "not measured" : `${fixed(r.target30.ratio * 100, 1)} %`}, ` +
+      `2026-07-28 ${r.target30.ratio2026 === null ? "not measured" : `${fixed(r.target30.ratio2026 * 100, 1)} %`} → ${r.target30.met ? "met" : "MISSED"}`,
     `CPU% is of one core (the machine has ${availableParallelism()}); proc = the process answering (sidecar or floor), db = the embedded database, µs/req = CPU time per request; ` +
       `errors = socket errors + HTTP ≥ 400 + tool/JSON-RPC errors in 200 answers; other = the rest of the machine (${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
       (r.cases.some((c) => c.noisy)

@@ -20,6 +20,10 @@
 //                                       WRITES_OTHER_ROWS, WRITES_GROWTH_PAGES; WRITES_ONLY=growth runs only the growth case)
 //   pnpm bench search                   search over 100,000 pages (BENCH_SEARCH_PAGES=10000 for fewer; BENCH_SEARCH_QUERIES per set, 200)
 //   pnpm bench --connections 1,50 --log-levels info,warn --threads 1 --only artifact-read
+//   pnpm bench artifact-read --no-growth --before-nginx OLD.conf --before-server server/dist/OLD.js
+//                                       without the 100,000-page growth cases; an earlier nginx.conf and an
+//                                       earlier server bundle (copied into server/dist) measured side by side
+//   pnpm bench mcp --before-sidecar mcp-sidecar/dist/OLD.js   an earlier sidecar bundle beside the current one
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { arch, availableParallelism, constants, cpus, getPriority, platform, release, setPriority, totalmem } from "node:os";
@@ -58,6 +62,10 @@ const { values, positionals } = parseArgs({
     "log-levels": { type: "string", default: "info,warn" },
     profile: { type: "boolean", default: false },
     "no-node-http": { type: "boolean", default: false },
+    "no-growth": { type: "boolean", default: false },
+    "before-nginx": { type: "string" },
+    "before-server": { type: "string" },
+    "before-sidecar": { type: "string" },
     "no-nice": { type: "boolean", default: false },
     server: { type: "string", default: "dist" },
     docs: { type: "string", default: "100,10000,100000" },
@@ -138,6 +146,9 @@ const BENCHMARKS = {
       logLevels: (values["log-levels"] ?? "info").split(",").filter(Boolean),
       profile: values.profile ?? false,
       nodeHttp: !(values["no-node-http"] ?? false),
+      growth: !(values["no-growth"] ?? false),
+      beforeNginxConfs: (values["before-nginx"] ?? "").split(",").filter(Boolean),
+      beforeServerBundle: values["before-server"] ?? null,
       serverBuild: serverBuild(values.server),
       resultsDir: RESULTS_DIR,
       log,
@@ -153,6 +164,7 @@ const BENCHMARKS = {
       rounds: Math.max(1, positiveInt("rounds", values.rounds)),
       logLevel: mainLogLevel(),
       serverBuild: serverBuild(values.server),
+      beforeSidecarBundle: values["before-sidecar"] ?? null,
       profile: values.profile ?? false,
       resultsDir: RESULTS_DIR,
       log,
@@ -278,7 +290,7 @@ if (values.help) {
 function readUsage(): string {
   return (
     `usage: pnpm bench [NAME…] [--only NAME[,NAME]] [--duration S] [--warmup S] [--connections 1,50] [--threads N] [--log-levels info,warn] ` +
-    `[--server dist|tsx] [--no-node-http] [--no-nice] [--profile] [--rounds N (mcp, storage)] [--rows N] [--other-rows N] [--direct] [--max-duration S] (rows) ` +
+    `[--server dist|tsx] [--no-node-http] [--no-growth] [--before-nginx CONF[,CONF]] [--before-server BUNDLE] (artifact-read) [--before-sidecar BUNDLE] (mcp) [--no-nice] [--profile] [--rounds N (mcp, storage)] [--rows N] [--other-rows N] [--direct] [--max-duration S] (rows) ` +
     `[--docs 100,10000,100000] [--backends sqlite,postgresql] [--case-ms MS] (storage)`
   );
 }

@@ -50,7 +50,8 @@ export function renderNginxConf(layout: NginxLayout): RenderedNginx {
   let conf = readFileSync(layout.template, "utf8");
   conf = replaceOnce(conf, "pid /run/atelier-nginx.pid;", `pid ${path.join(prefix, "nginx.pid")};`);
   conf = replaceOnce(conf, "error_log /var/log/nginx/atelier-error.log warn;", `error_log ${errorLog} warn;`);
-  conf = replaceOnce(conf, "access_log /var/log/nginx/atelier-access.log atelier;", `access_log ${accessLog} atelier;`);
+  // Only the path: the buffering that follows (buffer=, flush=) stays as shipped.
+  conf = replaceOnce(conf, "access_log /var/log/nginx/atelier-access.log atelier", `access_log ${accessLog} atelier`);
   const cacheDir = path.join(prefix, "cache");
   mkdirSync(cacheDir, { recursive: true });
   chmodSync(cacheDir, 0o777);

@@ -311,6 +311,9 @@ async function main(): Promise<number> {
     child.once("exit", (c, s) => resolve(c ?? (s ? 1 : 0)));
   });
 
+  // nginx writes its access log in blocks (deploy/nginx.conf) and the rest when it stops:
+  // stop it before the log is read (cleanup's stop is then a no-op).
+  await processes.get("nginx")?.stop();
   for (const f of [conf.accessLog, conf.errorLog]) {
     if (existsSync(f)) copyFileSync(f, path.join(logs, `nginx-${path.basename(f)}`));
   }

@@ -10,7 +10,7 @@ import type { Deps } from "@atelier/shared/domain/deps";
 import { bearerChallenge } from "@atelier/shared/domain/discovery";
 import { AppError, translateDbError } from "@atelier/shared/errors";
 import { healthStatus } from "@atelier/shared/health";
-import { logRequest } from "@atelier/shared/http-log";
+import { requestLineWriter } from "@atelier/shared/http-log";
 import { sendError } from "@atelier/shared/http-errors";
 import type { Logger } from "@atelier/shared/logger";
 import proxyaddr from "proxy-addr";
@@ -96,6 +96,9 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener & { closeSt
   const requestLogger = deps.requestLogger ?? logger;
   const mcp = mcpEndpoint(deps, protocolOf(trustFunction(config.TRUST_PROXY)));
   let nextId = 0;
+  // Request lines from a template (the bytes pino would write; shared/src/http-log.ts).
+  const completed = requestLineWriter(requestLogger, "request completed");
+  const aborted = requestLineWriter(requestLogger, "request aborted");
 
   const route = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (path === "/mcp") return mcp(req, res);
@@ -116,13 +119,7 @@ export function createSidecarApp(deps: SidecarDeps): RequestListener & { closeSt
     if (path !== "/healthz") {
       const id = ++nextId;
       const startedAt = performance.now();
-      res.once("close", () =>
-        logRequest(
-          requestLogger,
-          { id, method: req.method, url, statusCode: res.statusCode, startedAt },
-          res.writableFinished ? "request completed" : "request aborted",
-        ),
-      );
+      res.once("close", () => (res.writableFinished ? completed : aborted)({ id, method: req.method, url, statusCode: res.statusCode, startedAt }));
     }
     route(req, res, path).catch((err: unknown) =>
       answerError(config, logger, req, res, err).catch((e: unknown) => {

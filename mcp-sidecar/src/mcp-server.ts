@@ -15,7 +15,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type C
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { fieldIssuesOf } from "@atelier/shared/schemas/parse";
 import { noteHttpLevel, type McpRequestScope } from "./request-scope";
-import { type ToolContext, WithContent } from "./tools/define";
+import { type ToolContext, type ToolDef, WithContent } from "./tools/define";
 import { findTool, toolsListFor } from "./tools/index";
 
 export { RESOURCES_PAGE_SIZE } from "@atelier/shared/domain/resources";
@@ -113,6 +113,22 @@ function serverInfoOf(config: Pick<Config, "BASE_URL">) {
   return info.value;
 }
 
+/**
+ * A tool's output checked against its schema, and its JSON text. An output the tool hands out
+ * frozen is shared between calls (get_page's view of a page, once per version): it is checked
+ * and serialised once, and every later call reuses both (issue 30).
+ */
+const CHECKED = new WeakMap<object, { out: Record<string, unknown>; text: string }>();
+function checkedOutput(tool: ToolDef, raw: unknown): { out: Record<string, unknown>; text: string } {
+  const shared = raw !== null && typeof raw === "object" && Object.isFrozen(raw);
+  const hit = shared ? CHECKED.get(raw) : undefined;
+  if (hit) return hit;
+  const out = tool.output.parse(raw);
+  const checked = { out, text: JSON.stringify(out) };
+  if (shared) CHECKED.set(raw, checked);
+  return checked;
+}
+
 export interface McpServerDeps extends Deps {
   logger: Logger;
   /** This process's follower of the change feed: where there is one, 2026-07-28 clients may subscribe to resources. */
@@ -153,9 +169,9 @@ export function createMcpServer(deps: McpServerDeps, scope: McpRequestScope): Se
     try {
       const ran = await tool.run(ctx, parsed.data);
       const [raw, extra] = ran instanceof WithContent ? [ran.output, ran.content] : [ran, []];
-      const out = tool.output.parse(raw);
+      const { out, text } = checkedOutput(tool, raw);
       // The JSON first (clients that read only the first item still get the whole result), then any image.
-      return { content: [{ type: "text", text: JSON.stringify(out) }, ...extra], structuredContent: out };
+      return { content: [{ type: "text", text }, ...extra], structuredContent: out };
     } catch (raw) {
       const err = translateDbError(raw);
       noteHttpLevel(scope, err);

@@ -1,6 +1,7 @@
 // Request logging for every HTTP process: method, path (never the query), status, time.
 // Headers and bodies are not logged, so no credential, cookie or code can leak into a log.
 import type { IncomingMessage } from "node:http";
+import { pino } from "pino";
 import { pinoHttp, type HttpLogger } from "pino-http";
 import type { Logger } from "./logger";
 
@@ -50,6 +51,32 @@ export function logRequest(
     },
     message,
   );
+}
+
+/**
+ * The same request line as `logRequest`, written from a template straight to the logger's
+ * destination: for the server's lean read path, where pino building the line cost about
+ * 6 µs of a request's ~30 (issue 30). The bytes are pino's own: the level, the ISO time,
+ * the logger's bindings (pid, name) as pino holds them, then the fields in logRequest's
+ * order (http-log.test.ts compares the two). Only for loggers made by createLogger with
+ * `redact: false`: no redaction, mixins or formatters to apply.
+ */
+export function requestLineWriter(
+  logger: Logger,
+  message = "request completed",
+): (r: { id: string | number; method: string | undefined; url: string; statusCode: number; startedAt: number }) => void {
+  const destination = (logger as unknown as Record<symbol, { write(line: string): unknown }>)[pino.symbols.streamSym];
+  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
+  if (!destination || typeof bindings !== "string") throw new Error("requestLineWriter needs a pino logger");
+  const level = pino.levels.values.info;
+  const tail = `,"msg":${JSON.stringify(message)}}\n`;
+  return (r) => {
+    if (!logger.isLevelEnabled("info")) return;
+    destination.write(
+      `{"level":${level},"time":"${new Date().toISOString()}"${bindings},"req":{"id":${JSON.stringify(r.id)},${r.method === undefined ? "" : `"method":${JSON.stringify(r.method)},`}` +
+        `"path":${JSON.stringify(loggablePath(r.url))}},"res":{"statusCode":${r.statusCode}},"responseTime":${Math.round(performance.now() - r.startedAt)}${tail}`,
+    );
+  };
 }
 
 export function createHttpLogger(logger: Logger): HttpLogger {

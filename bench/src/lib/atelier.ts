@@ -105,13 +105,15 @@ export async function startServer(opts: {
   build: ServerBuild;
   nodeFlags?: string[];
   pkg?: AtelierPackage;
+  /** Another bundle to run instead of <pkg>/dist/main.js (a copy of an earlier build, to compare side by side). */
+  bundle?: string;
 }): Promise<Service> {
   mkdirSync(opts.env.DATA_DIR ?? ".", { recursive: true });
   const serverDir = path.join(REPO_ROOT, opts.pkg ?? "server");
   const flags = opts.nodeFlags ?? [];
   const [command, args] =
     opts.build === "dist"
-      ? [process.execPath, [...productionNodeFlags({ NODE_OPTIONS: process.env.ATELIER_BENCH_NODE_OPTIONS }), ...flags, "dist/main.js"]]
+      ? [process.execPath, [...productionNodeFlags({ NODE_OPTIONS: process.env.ATELIER_BENCH_NODE_OPTIONS }), ...flags, opts.bundle ?? "dist/main.js"]]
       : flags.length > 0
         ? [process.execPath, [...flags, "--import", "tsx", "src/main.ts"]]
         : [path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"]];

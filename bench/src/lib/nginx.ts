@@ -22,7 +22,7 @@ export function nginxVersion(bin: string): string {
   return `${r.stderr ?? ""}${r.stdout ?? ""}`.trim() || "nginx (version unknown)";
 }
 
-export function nginxConf(opts: { dir: string; root: string; port: number }): string {
+export function nginxConf(opts: { dir: string; root: string; port: number; noLogPort?: number; gzipPort?: number }): string {
   const p = (name: string) => path.join(opts.dir, name);
   return `# Written by bench/src/lib/nginx.ts for one benchmark run.
 daemon off;
@@ -60,19 +60,56 @@ http {
         location / {
         }
     }
-}
+${
+  opts.noLogPort === undefined
+    ? ""
+    : `
+    # The same files without the access log: the other nginx baseline (issue 30).
+    server {
+        listen 127.0.0.1:${opts.noLogPort};
+        root ${opts.root};
+        default_type text/html;
+        charset utf-8;
+        access_log off;
+        location / {
+        }
+    }
+    # The same files for a client that takes gzip: the copy compressed beforehand (FILE.gz),
+    # as a static site serves it.
+    server {
+        listen 127.0.0.1:${opts.gzipPort ?? opts.noLogPort + 1};
+        root ${opts.root};
+        default_type text/html;
+        charset utf-8;
+        gzip_static on;
+        gzip_vary on;
+        location / {
+        }
+    }
+`
+}}
 `;
 }
 
 /** Starts nginx on 127.0.0.1:`port` serving `root`; resolves once `readyPath` answers 200. */
-export async function startNginx(opts: { bin: string; dir: string; root: string; port: number; readyPath: string }): Promise<Service> {
+export async function startNginx(opts: {
+  bin: string;
+  dir: string;
+  root: string;
+  port: number;
+  noLogPort?: number;
+  gzipPort?: number;
+  readyPath: string;
+}): Promise<Service> {
   mkdirSync(path.join(opts.dir, "tmp"), { recursive: true });
   // Run as root, nginx's worker drops to an unprivileged user that must be able to read the
   // files (the caller makes sure the folders above them can be entered).
   for (const d of [opts.dir, opts.root]) chmodSync(d, 0o755);
   const conf = path.join(opts.dir, "nginx.conf");
   writeFileSync(conf, nginxConf(opts));
-  return runNginx("nginx", conf, opts);
+  const service = await runNginx("nginx", conf, opts);
+  if (opts.noLogPort !== undefined) await waitUntilReady(service, `http://127.0.0.1:${opts.noLogPort}${opts.readyPath}`, 15_000);
+  return service;
 }
 
 /** Runs nginx with the configuration `conf` (prefix `dir`, log beside it); resolves once `readyPath` answers 200. */
@@ -118,7 +155,8 @@ export function shippedNginxConf(opts: {
   conf = replaceOnce(conf, "worker_processes auto;", `worker_processes ${opts.workers};\ndaemon off;`);
   conf = replaceOnce(conf, "pid /run/atelier-nginx.pid;", `pid ${p("nginx.pid")};`);
   conf = replaceOnce(conf, "error_log /var/log/nginx/atelier-error.log warn;", `error_log ${p("nginx.log")} warn;`);
-  conf = replaceOnce(conf, "access_log /var/log/nginx/atelier-access.log atelier;", `access_log ${p("access.log")} atelier;`);
+  // Whatever follows the format (buffer=, flush=) stays as shipped.
+  conf = replaceOnce(conf, "access_log /var/log/nginx/atelier-access.log atelier", `access_log ${p("access.log")} atelier`);
   conf = replaceOnce(conf, "proxy_cache_path /var/cache/nginx/atelier ", `proxy_cache_path ${p("cache")} `);
   conf = replaceOnce(conf, "listen 80 default_server;", `listen 127.0.0.1:${opts.port} default_server;`);
   conf = replaceOnce(conf, "server 127.0.0.1:3101 ", `server 127.0.0.1:${opts.serverPorts[0]} `);
@@ -127,7 +165,7 @@ export function shippedNginxConf(opts: {
   conf = replaceOnce(conf, "server 127.0.0.1:3202 ", `server 127.0.0.1:${opts.sidecarPorts[1]} `);
   conf =
     opts.viewLog === undefined
-      ? replaceOnce(conf, /^ *access_log \/run\/atelier\/views\.log .*$/m, "")
+      ? conf.replace(/^ *access_log \/run\/atelier\/views\.log .*$/m, "") // (an older nginx.conf compared with --before-nginx has no such line)
       : replaceOnce(conf, "access_log /run/atelier/views.log ", `access_log ${opts.viewLog} `);
   const temps = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `    ${d}_temp_path ${p(`tmp/${d}`)};`).join("\n");
   return replaceOnce(conf, /^http \{$/, `http {\n${temps}`);

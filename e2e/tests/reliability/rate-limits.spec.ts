@@ -49,19 +49,22 @@ test("rate limits hold in total across two server processes", async () => {
   const viaNginx: RawResponse[] = [];
   // nginx logs no client address (docs/decisions.md, reading figures): this test's lines are
   // the ones written after this point (one worker runs the tests, one at a time).
+  // (Lines of earlier requests still in nginx's buffer are written within a second.)
+  await new Promise((r) => setTimeout(r, 1500));
   const logFrom = statSync(stack.nginxAccessLog).size;
   for (let i = 0; i < ATTEMPTS; i++) {
     viaNginx.push(await httpCall(`${stack.baseUrl}/agent/auth`, { method: "POST", headers: json, body: REGISTER, localAddress: source }));
   }
   const b = summary(viaNginx);
-  const upstreams = new Set(
+  // nginx writes its access log in blocks, at least once a second (deploy/nginx.conf): wait for all the lines.
+  const logged = () =>
     readFileSync(stack.nginxAccessLog)
       .subarray(logFrom)
       .toString("utf8")
       .split("\n")
-      .filter((l) => l.includes('"POST /agent/auth"'))
-      .map((l) => /upstream=([^/\s,]+)/.exec(l)?.[1] ?? ""),
-  );
+      .filter((l) => l.includes('"POST /agent/auth"'));
+  await expect.poll(() => logged().length, { timeout: 5_000 }).toBe(ATTEMPTS);
+  const upstreams = new Set(logged().map((l) => /upstream=([^/\s,]+)/.exec(l)?.[1] ?? ""));
   rows.push([`registrations through nginx from ${source}`, ATTEMPTS, cap, b.created, b.limited, `${upstreams.size} upstreams`]);
 
   // (c) A client naming its own address: nginx overwrites X-Forwarded-For, so the cap

@@ -1,4 +1,5 @@
-import { createServer } from "node:http";
+import { createServer, get as httpGet, type IncomingHttpHeaders } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { listen } from "@atelier/shared/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app";
@@ -23,6 +24,18 @@ afterAll(async () => {
   await plain.close();
   await srv.close();
 });
+
+/** A GET whose body is read as it arrives (fetch would decompress it). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
 
 function answer(res: Response) {
   const headers = Object.fromEntries([...res.headers].filter(([k]) => k !== "date"));
@@ -51,13 +64,19 @@ describe("the lean read path for /a/{slug}", () => {
     const nobody = new Browser(srv.url);
     const first = await nobody.request(`/a/${slug}`); // a miss: the full route fills the cache
     expect(first.status).toBe(200);
-    const etag = first.headers.get("etag") ?? "";
+    // The document's own tag (the copy compressed for a client that takes gzip, as fetch does, carries it weak).
+    const etag = (first.headers.get("etag") ?? "").replace(/^W\//, "");
     const cases: [string, RequestInit][] = [
       ["GET", {}],
       ["HEAD", { method: "HEAD" }],
       ["304", { headers: { "if-none-match": etag } }],
       ["304 among others", { headers: { "if-none-match": `"nope", W/${etag}` } }],
       ["200 for another tag", { headers: { "if-none-match": '"nope"' } }],
+      // A client that takes gzip gets the document compressed (the same bytes once decompressed).
+      ["gzip", { headers: { "accept-encoding": "gzip, deflate, br" } }],
+      ["gzip HEAD", { method: "HEAD", headers: { "accept-encoding": "gzip" } }],
+      ["gzip 304", { headers: { "accept-encoding": "gzip", "if-none-match": `W/${etag}` } }],
+      ["gzip refused (q=0)", { headers: { "accept-encoding": "gzip;q=0, deflate" } }],
     ];
     for (const [what, init] of cases) {
       const before = srv.lean.served;
@@ -68,7 +87,8 @@ describe("the lean read path for /a/{slug}", () => {
       expect(answer(lean), what).toEqual(answer(full));
       expect(Buffer.from(await lean.arrayBuffer()).equals(Buffer.from(await full.arrayBuffer())), what).toBe(true);
     }
-    const lean = await fetch(`${srv.url}/a/${slug}`);
+    // fetch takes gzip unless told otherwise.
+    const lean = await fetch(`${srv.url}/a/${slug}`, { headers: { "accept-encoding": "identity" } });
     expect(answer(lean).headers).toMatchObject({
       "content-type": "text/html; charset=utf-8",
       "cache-control": "public, max-age=0, s-maxage=1, stale-while-revalidate=1",
@@ -76,6 +96,12 @@ describe("the lean read path for /a/{slug}", () => {
       "content-length": String(Buffer.byteLength(await first.text())),
     });
     expect(await lean.text()).toContain("Ünïcödé bytes — counted right.");
+    // Compressed for a client that takes gzip: fetch decompresses, so read the raw bytes through node:http.
+    const raw = await rawGet(`${srv.url}/a/${slug}`, { "accept-encoding": "gzip" });
+    expect(raw.headers["content-encoding"]).toBe("gzip");
+    expect(raw.headers.etag).toBe(`W/${etag}`);
+    expect(raw.headers.vary).toBe("Accept, Accept-Encoding");
+    expect(gunzipSync(raw.body).toString("utf8")).toBe(await (await fetch(`${srv.url}/a/${slug}`, { headers: { "accept-encoding": "identity" } })).text());
     expect(srv.logLines.some((l) => l.includes('"lean-') && l.includes(`/a/${slug}`) && l.includes('"statusCode":200'))).toBe(true);
   });
 

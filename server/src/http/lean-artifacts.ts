@@ -1,6 +1,7 @@
 // The lean read path (issue 15): GET and HEAD /a/{slug} for a public page this process
 // already holds in its read cache, answered straight from node:http, before Express, its
-// router and pino-http, with the document kept as bytes and one buffered log line. Anything
+// router and pino-http, with the document kept as bytes, its headers built once and one
+// buffered log line written from a template (issue 30). Anything
 // else (a miss, a query string, a private page, a redirect, another method or path) goes to
 // the full app unchanged, which fills the cache. The answer is exactly the full route's:
 // same status, headers and CSP (lean-artifacts.db.test.ts compares them).
@@ -8,14 +9,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import proxyaddr from "proxy-addr";
 import { cachedPublicArtifact } from "@atelier/shared/domain/artifacts";
 import { SLUG_PATTERN } from "@atelier/shared/schemas/common";
-import { logRequest } from "@atelier/shared/http-log";
+import { requestLineWriter } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
 import type { ReadCache } from "@atelier/shared/domain/cache";
 import type { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { countBrowserRead } from "@atelier/shared/domain/analytics/record";
 import { countedUpstream, isPageOpen } from "@atelier/shared/domain/analytics/views";
 import { isComposedDocument } from "@atelier/shared/domain/render";
-import { artifactHeaders, artifactVary, etagMatches, PUBLIC_ARTIFACT_CACHE } from "../features/artifacts/artifacts.routes";
+import { artifactHeaders, artifactVary, etagMatches, gzipped, gzippedEtag, PUBLIC_ARTIFACT_CACHE, takesGzip } from "../features/artifacts/artifacts.routes";
 
 export interface LeanFront {
   listener: RequestListener;
@@ -36,7 +37,17 @@ export function leanArtifactFront(deps: LeanDeps, app: RequestListener): LeanFro
   const addressOf = (req: IncomingMessage): string =>
     typeof trust === "function" ? proxyaddr(req, trust as (addr: string, hop: number) => boolean) : (req.socket.remoteAddress ?? "");
   // The bytes of each cached document, for as long as its cache entry lives.
-  const bytes = new WeakMap<object, { body: Buffer; wrapped: boolean; headers: Record<string, string> }>();
+  // The bytes of each cached document and its headers (with and without Content-Length), for as long as its cache entry lives.
+  interface Entry {
+    body: Buffer;
+    wrapped: boolean;
+    headers: Record<string, string>;
+    ok: Record<string, string>;
+    /** Compressed on the first request that takes gzip. */
+    gzip?: { body: Buffer; headers: Record<string, string>; ok: Record<string, string> };
+  }
+  const bytes = new WeakMap<object, Entry>();
+  const logLine = requestLineWriter(deps.logger);
   let served = 0;
   let nextId = 0;
   const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
@@ -52,11 +63,8 @@ export function leanArtifactFront(deps: LeanDeps, app: RequestListener): LeanFro
     let entry = bytes.get(doc);
     if (!entry) {
       const body = Buffer.from(doc.html, "utf8");
-      entry = {
-        body,
-        wrapped: !isComposedDocument(doc.html),
-        headers: { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(doc.html) },
-      };
+      const headers = { ...artifactHeaders(), ETag: doc.etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(doc.html) };
+      entry = { body, wrapped: !isComposedDocument(doc.html), headers, ok: { ...headers, "Content-Length": String(body.length) } };
       bytes.set(doc, entry);
     }
     // An HTML artifact opened as a page: the full route answers with its live wrapper.
@@ -64,16 +72,25 @@ export function leanArtifactFront(deps: LeanDeps, app: RequestListener): LeanFro
     const startedAt = performance.now();
     served++;
     if (deps.views?.enabled && method === "GET" && !countedUpstream(req.headers)) count(deps, req, addressOf(req), doc);
+    let answer: { body: Buffer; headers: Record<string, string>; ok: Record<string, string> } = entry;
+    if (takesGzip(req.headers["accept-encoding"])) {
+      if (!entry.gzip) {
+        const body = gzipped(entry.body);
+        const headers = { ...entry.headers, ETag: gzippedEtag(doc.etag) };
+        entry.gzip = { body, headers, ok: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.length) } };
+      }
+      answer = entry.gzip;
+    }
     if (etagMatches(req.headers["if-none-match"], doc.etag)) {
-      res.writeHead(304, entry.headers);
+      res.writeHead(304, answer.headers);
       res.end();
     } else {
-      res.writeHead(200, { ...entry.headers, "Content-Length": String(entry.body.length) });
+      res.writeHead(200, answer.ok);
       if (method === "HEAD") res.end();
-      else res.end(entry.body);
+      else res.end(answer.body);
     }
     // The same line pino-http writes for every other request; the logger given here buffers it.
-    logRequest(deps.logger, { id: `lean-${++nextId}`, method, url, statusCode: res.statusCode, startedAt });
+    logLine({ id: `lean-${++nextId}`, method, url, statusCode: res.statusCode, startedAt });
   };
   return {
     listener,

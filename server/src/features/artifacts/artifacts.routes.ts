@@ -1,5 +1,6 @@
 // The browser routes (docs/contract.md#routes).
 import { isUtf8 } from "node:buffer";
+import { gzipSync } from "node:zlib";
 import { getRenderedArtifact } from "@atelier/shared/domain/artifacts";
 import { instanceLlmsTxt, workspaceLlmsTxt } from "@atelier/shared/domain/llms-txt";
 import { publicTableCsv, publicTableJson } from "@atelier/shared/domain/tables/public-table";
@@ -145,9 +146,40 @@ export function liveWrapperHeaders(): Record<string, string> {
   };
 }
 
-/** What a public document's answer varies on: an HTML artifact's also on Sec-Fetch-Dest (a page navigation gets the wrapper). */
+/**
+ * What a public document's answer varies on: Accept (Markdown), Accept-Encoding (it is sent
+ * compressed to a client that takes gzip), and for an HTML artifact Sec-Fetch-Dest (a page
+ * navigation gets the wrapper).
+ */
 export function artifactVary(html: string): string {
-  return isComposedDocument(html) ? "Accept" : "Accept, Sec-Fetch-Dest";
+  return isComposedDocument(html) ? "Accept, Accept-Encoding" : "Accept, Accept-Encoding, Sec-Fetch-Dest";
+}
+
+/**
+ * Whether a client takes gzip (Accept-Encoding names it, and not with q=0). A public document
+ * is then sent compressed, compressed once per version on the lean path, so that nginx's
+ * micro-cache stores the compressed copy instead of compressing the page again for every
+ * reader it serves (issue 30); `*` is not read as gzip.
+ */
+export function takesGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.split(";");
+    if (name?.trim().toLowerCase() !== "gzip") continue;
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+/** A public document compressed for a client that takes gzip. */
+export function gzipped(html: string | Buffer): Buffer {
+  return gzipSync(html, { level: 6 });
+}
+
+/** The ETag of the compressed copy: weak, as nginx makes the tag of what it compresses (If-None-Match matches either). */
+export function gzippedEtag(etag: string): string {
+  return etag.startsWith("W/") ? etag : `W/${etag}`;
 }
 
 /** The author's own <title> of an HTML artifact (text only: no markup can be in it). */
@@ -211,8 +243,9 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     else sendArtifactHeaders(res);
     const etag = wrap ? wrapperEtag(found.etag) : embed ? embeddedEtag(found.etag) : found.etag;
     countRead(deps, req, { workspaceId: found.workspaceId, pageId: found.pageId }, found.isPublic);
+    const gzip = found.isPublic && !wrap && !embed && takesGzip(req.get("accept-encoding"));
     if (found.isPublic) {
-      res.set({ ETag: etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(found.html) });
+      res.set({ ETag: gzip ? gzippedEtag(etag) : etag, "Cache-Control": PUBLIC_ARTIFACT_CACHE, Vary: artifactVary(found.html) });
       if (etagMatches(req.get("if-none-match"), etag)) {
         res.status(304).end();
         return;
@@ -222,6 +255,7 @@ function artifactHandler(deps: Deps, by: (req: Request) => { slug: string } | { 
     }
     if (wrap) return void res.status(200).send(liveWrapperDocument({ slug: key.slug, title: titleOf(found.html) ?? key.slug }));
     const html = found.isPublic ? found.html : withFileGrants(deps.config, found.html, found.workspaceId);
+    if (gzip) return void res.set("Content-Encoding", "gzip").status(200).send(gzipped(html));
     res.status(200).send(embed ? embeddedDocument(html) : html);
   };
 }

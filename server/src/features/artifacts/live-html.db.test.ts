@@ -41,14 +41,14 @@ describe("HTML artifacts opened as a page", () => {
       const csp = page.headers.get("content-security-policy") ?? "";
       expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-/);
       expect(csp).toContain("connect-src 'self'; frame-src 'self'");
-      expect(page.headers.get("vary")).toBe("Accept, Sec-Fetch-Dest");
+      expect(page.headers.get("vary")).toBe("Accept, Accept-Encoding, Sec-Fetch-Dest");
       expect(page.headers.get("etag")).toMatch(/-live"$/);
 
       for (const headers of [{ "sec-fetch-dest": "iframe" }, {}] as Record<string, string>[]) {
         const doc = await get(`/a/${slug}`, headers);
         expect(await doc.text()).toBe(given);
         expect(doc.headers.get("content-security-policy")).toMatch(/^sandbox allow-scripts/);
-        expect(doc.headers.get("vary")).toBe("Accept, Sec-Fetch-Dest");
+        expect(doc.headers.get("vary")).toBe("Accept, Accept-Encoding, Sec-Fetch-Dest");
         expect(doc.headers.get("etag")).not.toMatch(/-live"$/);
       }
       // The frame's reload after a change (?v=) is the document too.
@@ -62,7 +62,7 @@ describe("HTML artifacts opened as a page", () => {
     const composed = await get(`/a/${md}`, { "sec-fetch-dest": "document" });
     expect(await composed.text()).toContain("<script data-atelier-live>");
     expect(composed.headers.get("content-security-policy")).toMatch(/^sandbox allow-scripts/);
-    expect(composed.headers.get("vary")).toBe("Accept");
+    expect(composed.headers.get("vary")).toBe("Accept, Accept-Encoding");
 
     const priv = uniq("ws");
     await trpcData(await owner.mutation("workspaces.create", { slug: priv, name: "P" }));

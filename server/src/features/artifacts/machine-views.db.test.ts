@@ -115,7 +115,7 @@ describe("machine views", () => {
 
     const html = await nobody.request(`/a/${slug}`, { headers: { accept: "text/html,*/*;q=0.8" } });
     expect(html.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(html.headers.get("vary")).toBe("Accept");
+    expect(html.headers.get("vary")).toBe("Accept, Accept-Encoding");
     expect(await html.text()).toContain(`<link rel="alternate" type="text/markdown" href="${srv.config.BASE_URL}/a/${slug}.md">`);
   });
 

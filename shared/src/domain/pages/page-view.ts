@@ -29,5 +29,38 @@ export async function viewOf(deps: StoreDeps, principal: Principal, page: PageDo
   return pageView(deps.config.BASE_URL, page, ws.slug, await collectionSlug(deps, page.collectionId), readerIn(principal, ws));
 }
 
+/**
+ * The view of a page for `principal`, built once per page document and kind of reader and
+ * shared (frozen) between calls: a page read from the read cache is the same document object
+ * until it changes or its entry expires, so a hot page's view is not rebuilt for every read
+ * (issue 30). A new document (a write, an expired entry) builds a new view. Callers must not
+ * change what they get; it is frozen so that they cannot.
+ */
+export async function sharedViewOf(deps: StoreDeps, principal: Principal, page: PageDoc, ws: WorkspaceDoc): Promise<Readonly<PageView>> {
+  const collection = await collectionSlug(deps, page.collectionId);
+  const reader = readerIn(principal, ws);
+  // Everything the view depends on besides the document itself.
+  const key = `${deps.config.BASE_URL}\n${ws.slug}\n${collection}\n${reader.insider ? 1 : 0}${reader.unclaimedSandbox ? 1 : 0}`;
+  let views = SHARED_VIEWS.get(page);
+  const hit = views?.get(key);
+  if (hit) return hit;
+  const view = deepFreeze(pageView(deps.config.BASE_URL, page, ws.slug, collection, reader));
+  if (!views) SHARED_VIEWS.set(page, (views = new Map()));
+  // A handful of kinds of reader per document; anything beyond is a renamed workspace or collection.
+  if (views.size >= 8) views.clear();
+  views.set(key, view);
+  return view;
+}
+
+const SHARED_VIEWS = new WeakMap<PageDoc, Map<string, Readonly<PageView>>>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /** A page's view without its parts, for lists. */
 export const summaryOf = ({ parts: _parts, ...rest }: PageView): PageSummaryView => rest;
