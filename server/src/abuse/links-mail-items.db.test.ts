@@ -377,6 +377,12 @@ describe("item 9: a share link in another letter case or behind extra slashes is
     const serverLog = srv.logLines.join("");
     expect(serverLog).toContain("/s/[redacted]");
     expect(serverLog).not.toContain(secret);
+    // nginx writes its access log in 64 KB blocks, at least once a second (deploy/nginx.conf): wait for the six lines.
+    const redacted = () =>
+      readFileSync(accessLog, "utf8")
+        .split("\n")
+        .filter((l) => l.includes("[redacted]")).length;
+    for (let t = 0; redacted() < 6 && t < 100; t++) await new Promise((r) => setTimeout(r, 50));
     const nginxLog = readFileSync(accessLog, "utf8");
     expect(nginxLog).toContain("/s/[redacted]");
     expect(nginxLog).not.toContain(secret);
