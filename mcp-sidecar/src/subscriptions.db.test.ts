@@ -49,6 +49,9 @@ describe("resource subscriptions (2026-07-28 subscriptions/listen)", () => {
   it("tells a listener that a page changed when another client updates it, with the URI only; revoking its token ends the stream", async () => {
     const slug = uniq("watched");
     await ok(writer, "create_page", { slug, title: "Watched", body_markdown: "first" });
+    // The page's creation is read by this process's follower before the listen starts: a
+    // change made before it may otherwise reach the new stream too (seen once in CI, Node 22).
+    await sc.follower.poll();
     const { tokenId, credential } = await makeToken(sc, owner, { label: "Listener" });
     const listener = await connectClient(sc, credential, "modern");
     const updates = new Updates(listener);
