@@ -3,6 +3,16 @@
 import type { Server } from "node:http";
 import type { Logger } from "./logger";
 
+/** Whether a process with this pid is running on this machine (one we may not signal counts). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
  * Idle keep-alive connections are closed by the client or proxy, never by us first: a server
  * that closes an idle socket just as the peer reuses it turns that request into a reset

@@ -1,6 +1,7 @@
 // Everything a benchmark starts (processes, temp dirs, connections) registers how to undo
 // it here; the steps run last-in first-out on a normal end, on failure, and on Ctrl-C or
 // SIGTERM, so a run never leaves a server or a directory behind.
+import { processAlive } from "@atelier/shared/process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,15 +55,6 @@ export async function runWithCleanup(main: () => Promise<void>): Promise<void> {
 
 const WORK_DIR_PREFIX = "atelier-bench-";
 const OWNER_FILE = ".owner-pid";
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * A fresh temporary directory for a run, removed at the end like everything else. A run

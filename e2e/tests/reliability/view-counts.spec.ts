@@ -6,9 +6,9 @@
 // writes its view log where the stack's own nginx does, which the stack's servers read.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { expect, test } from "@playwright/test";
 import { renderNginxConf } from "../../src/nginx";
 import { Api, uniqueEmail, uniqueSlug } from "../support/api";
@@ -19,16 +19,6 @@ const VIEWS = 10_000;
 const VISITORS = 500;
 const LANES = 20;
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 const portOf = (url: string) => Number(new URL(url).port);
 

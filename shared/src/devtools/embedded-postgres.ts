@@ -2,6 +2,7 @@
 // `postgresql` package (never a download), a cluster of our own created with initdb in the
 // data folder on first use, reached only through a unix socket in that folder (no TCP port,
 // so it never meets the system's cluster on 5432), and stopped with the app.
+import { processAlive } from "../process";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -73,15 +74,6 @@ function serverUser(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -141,10 +133,10 @@ export async function startPostgres(opts: { dir: string; log?: (line: string) =>
   }
 
   const left = pidFile(dir);
-  if (left && left.pid > 0 && alive(left.pid)) {
+  if (left && left.pid > 0 && processAlive(left.pid)) {
     log(`stopping a PostgreSQL server left running on ${dir} (pid ${left.pid})`);
     process.kill(left.pid, "SIGINT");
-    if (!(await waitFor(() => !alive(left.pid), 30_000)))
+    if (!(await waitFor(() => !processAlive(left.pid), 30_000)))
       throw new PostgresError(`The PostgreSQL server left running on ${dir} (pid ${left.pid}) did not stop.`);
   }
 

@@ -14,6 +14,7 @@ import type { ViewCounter } from "@atelier/shared/domain/analytics/counter";
 import { countLoggedRead, parseViewBody, publicPageLookup } from "@atelier/shared/domain/analytics/views";
 import type { StoreDeps } from "@atelier/shared/domain/deps";
 import type { Logger } from "@atelier/shared/logger";
+import { processAlive } from "@atelier/shared/process";
 
 export interface ViewLog {
   /** Lines read and counted as views since start (tests and the bench read them). */
@@ -32,15 +33,6 @@ const READ_MS = 1000;
 const EMPTY_AT_BYTES = 64 * 1024;
 const CHUNK = 1024 * 1024;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Takes `<file>.reader` unless a live process holds it. */
 function takeReader(lockFile: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -51,7 +43,7 @@ function takeReader(lockFile: string): boolean {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = Number(readFileSync(lockFile, "utf8").trim());
       if (holder === process.pid) return true;
-      if (Number.isInteger(holder) && holder > 0 && alive(holder)) return false;
+      if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return false;
       // Its process is gone: take it over.
       try {
         unlinkSync(lockFile);
