@@ -13,8 +13,7 @@ import { requestLineWriter } from "@atelier/shared/http-log";
 import type { Logger } from "@atelier/shared/logger";
 import type { ReadCache } from "@atelier/shared/domain/cache";
 import type { ViewCounter } from "@atelier/shared/domain/analytics/counter";
-import { countBrowserRead } from "@atelier/shared/domain/analytics/record";
-import { countedUpstream, isPageOpen } from "@atelier/shared/domain/analytics/views";
+import { countServedRead } from "@atelier/shared/domain/analytics/views";
 import { isComposedDocument } from "@atelier/shared/domain/render";
 import { artifactHeaders, artifactVary, etagMatches, gzipped, gzippedEtag, PUBLIC_ARTIFACT_CACHE, takesGzip } from "../features/artifacts/artifacts.routes";
 
@@ -71,7 +70,7 @@ export function leanArtifactFront(deps: LeanDeps, app: RequestListener): LeanFro
     if (entry.wrapped && req.headers["sec-fetch-dest"] === "document") return app(req, res);
     const startedAt = performance.now();
     served++;
-    if (deps.views?.enabled && method === "GET" && !countedUpstream(req.headers)) count(deps, req, addressOf(req), doc);
+    countServedRead(deps.views, { method, query: "", headers: req.headers, address: () => addressOf(req) }, doc, true);
     let answer: { body: Buffer; headers: Record<string, string>; ok: Record<string, string> } = entry;
     if (takesGzip(req.headers["accept-encoding"])) {
       if (!entry.gzip) {
@@ -98,19 +97,4 @@ export function leanArtifactFront(deps: LeanDeps, app: RequestListener): LeanFro
       return served;
     },
   };
-}
-
-/** A public page opened here, with no proxy in front counting it (one rule: domain/analytics/views.ts). */
-function count(deps: LeanDeps, req: IncomingMessage, address: string, doc: { workspaceId: string; pageId: string }): void {
-  const h = req.headers;
-  const purpose = h["sec-purpose"] ?? h.purpose;
-  if (!isPageOpen({ method: "GET", query: "", dest: h["sec-fetch-dest"], purpose: typeof purpose === "string" ? purpose : undefined })) return;
-  countBrowserRead(deps.views, {
-    workspaceId: doc.workspaceId,
-    pageId: doc.pageId,
-    address,
-    userAgent: h["user-agent"],
-    headers: h,
-    referrer: h.referer,
-  });
 }

@@ -6,8 +6,7 @@ import { instanceLlmsTxt, workspaceLlmsTxt } from "@atelier/shared/domain/llms-t
 import { publicTableCsv, publicTableJson } from "@atelier/shared/domain/tables/public-table";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { jsonOf, markdownOf, pageAtVersion, renderedAtVersion } from "@atelier/shared/domain/pages/page-at-version";
-import { countBrowserRead } from "@atelier/shared/domain/analytics/record";
-import { countedUpstream, isPageOpen } from "@atelier/shared/domain/analytics/views";
+import { countServedRead } from "@atelier/shared/domain/analytics/views";
 import { resolveShareLink } from "@atelier/shared/domain/share-links";
 import { withFileGrants } from "@atelier/shared/domain/files";
 import {
@@ -81,11 +80,13 @@ function addressOf(raw: string, id: "slug" | "pageId"): Address | null {
  * already (the shipped nginx counts public reads from its own log, cache hits included).
  */
 function countRead(deps: Deps, req: Request, at: { workspaceId: string; pageId: string; shareLinkId?: string }, isPublic = false): void {
-  if (!deps.views?.enabled || (isPublic && countedUpstream(req.headers))) return;
   const q = req.originalUrl.indexOf("?");
-  const purpose = req.get("sec-purpose") ?? req.get("purpose");
-  if (!isPageOpen({ method: req.method, query: q < 0 ? "" : req.originalUrl.slice(q + 1), dest: req.get("sec-fetch-dest"), purpose })) return;
-  countBrowserRead(deps.views, { ...at, address: req.ip ?? "", userAgent: req.get("user-agent"), headers: req.headers, referrer: req.get("referer") });
+  countServedRead(
+    deps.views,
+    { method: req.method, query: q < 0 ? "" : req.originalUrl.slice(q + 1), headers: req.headers, address: () => req.ip ?? "" },
+    at,
+    isPublic,
+  );
 }
 
 /** Whether the request asks for Markdown rather than HTML (`Accept: text/markdown`). */

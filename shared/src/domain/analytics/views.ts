@@ -43,6 +43,34 @@ export function isPageOpen(r: ReadShape): boolean {
   return !r.purpose || !/prefetch|prerender/i.test(r.purpose);
 }
 
+/** A read a server answered itself, as its adapter saw it. */
+export interface ServedRead {
+  method: string;
+  /** The query string, without `?` ("" when none). */
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The client's address as TRUST_PROXY reads it; asked only when the read is counted. */
+  address: () => string;
+}
+
+const one = (v: string | string[] | undefined): string | undefined => (typeof v === "string" ? v : undefined);
+
+/**
+ * Counts a read this server answered, when it opens the page: a private page or share link
+ * always; a public page only when no proxy in front counted it already (nginx's view log).
+ */
+export function countServedRead(
+  views: ViewCounter | undefined,
+  read: ServedRead,
+  at: { workspaceId: string; pageId: string; shareLinkId?: string },
+  isPublic: boolean,
+): void {
+  const h = read.headers;
+  if (!views?.enabled || (isPublic && countedUpstream(h))) return;
+  if (!isPageOpen({ method: read.method, query: read.query, dest: one(h["sec-fetch-dest"]), purpose: one(h["sec-purpose"]) ?? one(h.purpose) })) return;
+  countBrowserRead(views, { ...at, address: read.address(), userAgent: one(h["user-agent"]), headers: h, referrer: one(h.referrer) ?? one(h.referer) });
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The page a public address names (`/a/{slug}`, `/artifacts/{id}`, either with `@{n}`, `.md` or `.json`), or null. */
