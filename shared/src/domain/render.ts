@@ -330,7 +330,7 @@ if(window.parent===window)return;
 var sent=-1,d=document;
 function measure(){var b=d.body,e=d.documentElement;if(!b)return 0;var s=getComputedStyle(b);var h=Math.ceil(b.getBoundingClientRect().bottom+window.scrollY+(parseFloat(s.marginBottom)||0));return e.scrollHeight>e.clientHeight?Math.max(h,e.scrollHeight):h;}
 function post(){var h=measure();if(h>0&&h!==sent){sent=h;parent.postMessage({type:"atelier:height",height:h},"*");}}
-function copy(text,button){function done(ok){button.textContent=ok?"Copied":"Press Ctrl+C";status.textContent=ok?"Copied to the clipboard.":"";setTimeout(function(){button.textContent="Copy";},2000);}
+function copy(text,button){function done(ok){button.textContent=ok?"Copied":"Press Ctrl+C";status.textContent=ok?"Copied to the clipboard.":"Could not copy: select the code and press Ctrl+C.";setTimeout(function(){button.textContent="Copy";},2000);}
 function fallback(){var t=d.createElement("textarea");t.value=text;t.setAttribute("readonly","");t.style.position="fixed";t.style.opacity="0";d.body.appendChild(t);t.select();var ok=false;try{ok=d.execCommand("copy");}catch(e){}t.remove();done(ok);}
 if(navigator.clipboard&&navigator.clipboard.writeText)navigator.clipboard.writeText(text).then(function(){done(true);},fallback);else fallback();}
 var status=d.createElement("p");
