@@ -11,15 +11,13 @@
 //            stream); the levels side by side in one run, LIVE_WRK_SECONDS each
 import path from "node:path";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
-import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { updatePage } from "@atelier/shared/domain/pages/update-page";
-import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { configFor, ensureServerBuild, serverEnv, startDatabase, startServer, type ServerBuild } from "./lib/atelier";
 import { makeWorkDir, onCleanup } from "./lib/cleanup";
 import { fixed, table } from "./lib/format";
 import { rssMbOf } from "./lib/measure";
-import { seedAgent } from "./lib/mcp";
+import { seedPublicPage } from "./lib/mcp";
 import { findNginx, startShippedNginx } from "./lib/nginx";
 import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import { runWrk, wrkVersion } from "./lib/wrk";
@@ -107,11 +105,7 @@ export async function liveBench(opts: LiveOptions): Promise<LiveResult> {
   const env = serverEnv({ db, port, dataDir: path.join(dir, "server-data"), logLevel: "warn" });
   const config = configFor(env);
   const deps = { database: db.database, config, cache: NO_CACHE };
-  const { user } = await seedAgent(db.database, config);
-  const owner = { kind: "user" as const, user };
-  await createWorkspaceFor(deps, owner, { slug: "live-bench", name: "Live bench" });
-  await setVisibility(deps, owner, "live-bench", "public");
-  await createPage(deps, owner, { workspace: "live-bench", slug: "live-page", title: "Live", body_markdown: "v1" });
+  const { owner } = await seedPublicPage(db.database, config, { workspace: "live-bench", slug: "live-page", title: "Live", body_markdown: "v1" });
   const server = await startServer({ env, logFile: path.join(dir, "server.log"), name: "server", build: opts.serverBuild });
   onCleanup("server", () => server.stop());
   const url = `${env.BASE_URL}/api/events/page?a=live-page`;
@@ -175,18 +169,18 @@ export async function liveBench(opts: LiveOptions): Promise<LiveResult> {
           deliveries++;
         }
       });
-      let writing = false;
+      let writing: Promise<unknown> | null = null;
       const changer = setInterval(() => {
         if (writing) return; // one change at a time: a slow write skips a tick
-        writing = true;
-        updatePage(deps, owner, { slug: "live-page", body_markdown: `v${version + 1}`, expected_version: version })
+        writing = updatePage(deps, owner, { slug: "live-page", body_markdown: `v${version + 1}`, expected_version: version })
           .then(() => version++)
           .catch((err: unknown) => log(`a change failed: ${String(err)}`))
-          .finally(() => (writing = false));
+          .finally(() => (writing = null));
       }, changeMs);
       const r = await runWrk({ url: `${front}/a/live-page`, connections, threads: 1, durationSeconds: wrkSeconds, workDir: dir }).finally(() =>
         clearInterval(changer),
       );
+      await writing; // the last change lands before the next level (or the database's close)
       stop(-1);
       await Promise.all(counting);
       open.forEach((s) => s.close());

@@ -8,15 +8,12 @@
 // `Sec-Fetch-Dest: document`), so each one takes the whole counting path. Afterwards the views
 // the server wrote are compared with the reads wrk made with counting on: nothing lost.
 import path from "node:path";
-import { NO_CACHE } from "@atelier/shared/domain/cache";
-import { createPage } from "@atelier/shared/domain/pages/create-page";
-import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
 import { freePort, REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import { configFor, ensureServerBuild, serverEnv, startDatabase, startServer } from "./lib/atelier";
 import { makeWorkDir, onCleanup } from "./lib/cleanup";
 import { fixed, table } from "./lib/format";
 import { median } from "./lib/measure";
-import { seedAgent } from "./lib/mcp";
+import { seedPublicPage } from "./lib/mcp";
 import { findNginx, startShippedNginx } from "./lib/nginx";
 import { runWrk, wrkVersion, type WrkResult } from "./lib/wrk";
 
@@ -63,14 +60,8 @@ export async function viewsBench(opts: ViewsOptions): Promise<ViewsResult> {
   const viewLog = path.join(dir, "views.log");
   const env = { ...serverEnv({ db, port, dataDir: path.join(dir, "server-data"), logLevel: "warn" }), ANALYTICS_NGINX_LOG: viewLog };
   const config = configFor(env);
-  const deps = { database: db.database, config, cache: NO_CACHE };
-  const { user } = await seedAgent(db.database, config);
-  const owner = { kind: "user" as const, user };
-  await createWorkspaceFor(deps, owner, { slug: "views-bench", name: "Views bench" });
-  await setVisibility(deps, owner, "views-bench", "public");
   const body = `# A report\n\n${"Figures that people read, paragraph after paragraph. ".repeat(40)}\n`.repeat(4);
-  const created = await createPage(deps, owner, { workspace: "views-bench", slug: "read-often", title: "Read often", body_markdown: body });
-  const pageId = created.page.page_id;
+  const { pageId } = await seedPublicPage(db.database, config, { workspace: "views-bench", slug: "read-often", title: "Read often", body_markdown: body });
   const server = await startServer({ env, logFile: path.join(dir, "server.log"), name: "server", build: "dist" });
   onCleanup("server", () => server.stop());
   const sidecarPorts: [number, number] = [await freePort(), await freePort()];

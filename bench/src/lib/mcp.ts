@@ -5,9 +5,12 @@ import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type { Config } from "@atelier/shared/config";
 import type { Database, UserDoc } from "@atelier/shared/db";
+import type { Principal } from "@atelier/shared/domain/access";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
+import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { createUserToken } from "@atelier/shared/domain/tokens";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
+import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
 import { REPO_ROOT } from "@atelier/shared/devtools/embedded-db";
 import type { WrkRequest } from "./wrk";
 
@@ -110,4 +113,22 @@ export async function seedAgent(database: Database, config: Config): Promise<{ u
   const user = await findOrCreateConfirmedUser({ database }, "bench@atelier.localhost");
   const { token, credential } = await createUserToken({ database, config, cache: NO_CACHE }, user, { label: "bench agent", scopes: ["mcp:read", "mcp:write"] });
   return { user, token: credential, tokenId: token._id };
+}
+
+/**
+ * The bench person (seedAgent) with a public workspace `workspace` holding one page: what a
+ * bench of public reads or live pages starts from. Returns the page's id and the person.
+ */
+export async function seedPublicPage(
+  database: Database,
+  config: Config,
+  page: { workspace: string; slug: string; title: string; body_markdown: string },
+): Promise<{ pageId: string; owner: Principal & { kind: "user" } }> {
+  const deps = { database, config, cache: NO_CACHE };
+  const { user } = await seedAgent(database, config);
+  const owner = { kind: "user" as const, user };
+  await createWorkspaceFor(deps, owner, { slug: page.workspace, name: page.workspace });
+  await setVisibility(deps, owner, page.workspace, "public");
+  const created = await createPage(deps, owner, page);
+  return { pageId: created.page.page_id, owner };
 }
