@@ -47,7 +47,8 @@ export class ManagedProcess {
     return this.child?.pid;
   }
 
-  async start(timeoutMs = 30_000): Promise<void> {
+  /** A cold first start (indexes built on an empty database) once took over 30 s on a loaded CI machine. */
+  async start(timeoutMs = 60_000): Promise<void> {
     if (this.child) return;
     const fd = openSync(this.spec.logFile, "a");
     const child = spawn(this.spec.command, this.spec.args, {
@@ -70,7 +71,7 @@ export class ManagedProcess {
     if (this.spec.healthUrl) await this.waitHealthy(timeoutMs);
   }
 
-  async waitHealthy(timeoutMs = 30_000): Promise<void> {
+  async waitHealthy(timeoutMs = 60_000): Promise<void> {
     const url = this.spec.healthUrl;
     if (!url) return;
     const deadline = Date.now() + timeoutMs;
