@@ -7,7 +7,6 @@
 // the 10,000 after it are that write's event recorded again and again with `recordEvent` (what
 // every write ends with: the event, its feed position, the signal), which is the feed's whole
 // part of a write at a third of a row's cost and under no table's row cap.
-import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { actorOf } from "@atelier/shared/domain/access";
@@ -19,7 +18,7 @@ import { createUserToken } from "@atelier/shared/domain/tokens";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { createWorkspaceFor } from "@atelier/shared/domain/workspaces";
 import { freePort } from "@atelier/shared/devtools/embedded-db";
-import { testDatabase, testDeps, testMongoUri, type TestDatabase } from "@atelier/shared/testing";
+import { startSourceProcess, testDatabase, testDeps, testMongoUri, type SourceProcess, type TestDatabase } from "@atelier/shared/testing";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -27,26 +26,11 @@ const CHANGES = Number(process.env.REPLAY_CHANGES ?? 10_000);
 const WRITERS = 8;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-interface Proc {
-  child: ChildProcess;
-  out: () => string;
-}
-
-/** One of our processes from its sources (tsx), as main.db.test.ts starts the server; resolves once it listens. */
-async function startProcess(pkg: "server" | "mcp-sidecar", env: Record<string, string>, ready: string): Promise<Proc> {
-  const dir = path.join(root, pkg);
-  const child = spawn(path.join(dir, "node_modules/.bin/tsx"), ["src/main.ts"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr?.on("data", (b: Buffer) => (out += b.toString()));
-  // Starting tsx takes seconds, and tens of them on a busy machine.
-  for (let i = 0; i < 1200 && !out.includes(ready); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!out.includes(ready)) throw new Error(`${pkg} did not start:\n${out}`);
-  return { child, out: () => out };
+/** One of our processes from its sources; resolves once it says `ready`. */
+async function startProcess(pkg: "server" | "mcp-sidecar", env: Record<string, string>, ready: string): Promise<SourceProcess> {
+  const proc = startSourceProcess(path.join(root, pkg), env);
+  await proc.waitFor(ready);
+  return proc;
 }
 
 interface StreamChange {
@@ -86,8 +70,8 @@ async function readStream(url: string, headers: Record<string, string>, until: (
 }
 
 let database: TestDatabase;
-let server: Proc;
-let sidecar: Proc;
+let server: SourceProcess;
+let sidecar: SourceProcess;
 let serverUrl = "";
 let sidecarUrl = "";
 

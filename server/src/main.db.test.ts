@@ -1,7 +1,6 @@
 // The server as a real process: it finishes in-flight requests on SIGTERM, then exits 0; and
 // the reading figures it holds in memory are written before it exits (issue 32: a clean
 // shutdown loses no counts).
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,25 +10,16 @@ import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
-import { testDatabase, testDeps, testMongoUri } from "@atelier/shared/testing";
+import { startSourceProcess, testDatabase, testDeps, testMongoUri } from "@atelier/shared/testing";
 import { describe, expect, it } from "vitest";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The server from its sources (tsx) on `port` with `env` added; resolves once it listens. */
+/** The server from its sources on `port` with `env` added; resolves once it listens. */
 async function startServer(port: number, env: Record<string, string>) {
-  const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH, NODE_ENV: "test", SERVER_PORT: String(port), MONGODB_URI: testMongoUri(), LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  // Starting tsx and the server takes seconds, and tens of them on a busy machine.
-  for (let i = 0; i < 600 && !out.includes("server listening"); i++) await new Promise((r) => setTimeout(r, 100));
-  return { child, exited, out: () => out };
+  const proc = startSourceProcess(serverDir, { NODE_ENV: "test", SERVER_PORT: String(port), MONGODB_URI: testMongoUri(), LOG_LEVEL: "info", ...env });
+  await proc.waitFor("server listening");
+  return { child: proc.child, exited: proc.exited, out: proc.out };
 }
 
 describe("graceful shutdown", () => {

@@ -8,6 +8,7 @@ export { capturingLogger, testConfig, testDeps, type TestDeps } from "./deps";
 export { listen } from "./http";
 export { extractCode, startSmtpCapture, type CapturedMail, type SmtpCapture } from "./smtp";
 export { shellWords } from "./shell-words";
+export { startSourceProcess, type SourceProcess } from "./source-process";
 
 declare module "vitest" {
   export interface ProvidedContext {

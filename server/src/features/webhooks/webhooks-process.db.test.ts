@@ -1,7 +1,7 @@
 // Deliveries survive a stopped server: the delivery is in the database before it is sent, so a
 // server killed mid-send loses nothing, and a second server process picks it up once the
 // first one's lease has run out, with the same webhook-id.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,7 @@ import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { findOrCreateConfirmedUser } from "@atelier/shared/domain/users";
 import { addWebhook } from "@atelier/shared/domain/webhooks/endpoints";
 import { createWorkspaceFor } from "@atelier/shared/domain/workspaces";
-import { listen, testDatabase, testDeps, testMongoUri } from "@atelier/shared/testing";
+import { listen, startSourceProcess, testDatabase, testDeps, testMongoUri, type SourceProcess } from "@atelier/shared/testing";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 
@@ -22,16 +22,8 @@ async function until(check: () => boolean | Promise<boolean>, tries = 600): Prom
   expect(await check()).toBe(true);
 }
 
-function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(path.join(serverDir, "node_modules/.bin/tsx"), ["src/main.ts"], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH, NODE_ENV: "test", LOG_LEVEL: "info", ANONYMOUS_REGISTRATION_ENABLED: "false", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr?.on("data", (b: Buffer) => (out += b.toString()));
-  return { child, output: () => out };
+function startServer(env: Record<string, string>): SourceProcess {
+  return startSourceProcess(serverDir, { NODE_ENV: "test", LOG_LEVEL: "info", ANONYMOUS_REGISTRATION_ENABLED: "false", ...env });
 }
 
 describe("a server stopped mid-delivery", () => {
@@ -64,7 +56,7 @@ describe("a server stopped mid-delivery", () => {
 
       const first = startServer({ ...env, SERVER_PORT: String(await freePort()) });
       children.push(first.child);
-      await until(() => first.output().includes("server listening"));
+      await first.waitFor("server listening");
       await createPage(deps, principal, { workspace: "durable", slug: "durable-page", title: "T", body_markdown: "x" });
       await until(() => got.length === 1);
       // Killed mid-send: no answer was recorded, and the delivery is still there, pending.
