@@ -224,7 +224,7 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
       // A band as the write path leaves it having grown one posting at a time: split at each
       // fan-out it outgrew (search-postings.ts), each part a document.
       const fans = [1];
-      for (let f = 1; list.length > SPLIT_AT * f; ) fans.push((f = nextFanOut(SPLIT_AT * f + 1, f)));
+      for (let f = 1; list.length > SPLIT_AT * f;) fans.push((f = nextFanOut(SPLIT_AT * f + 1, f)));
       const fan = at(fans, fans.length - 1);
       if (fan > 1) split[`b${band}`] = Object.fromEntries(fans.slice(1).map((f) => [`f${f}`, 1]));
       const parts = Array.from({ length: fan }, () => ({}) as Record<string, number>);
@@ -242,7 +242,10 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     }
     postings += n;
     largest = Math.max(largest, n);
-    await push({ _id: headDocId(ws._id, term), workspaceId: ws._id, term, v: SEARCH_LAYOUT, n, c, ...(Object.keys(split).length > 0 ? { s: split } : {}) }, 200);
+    await push(
+      { _id: headDocId(ws._id, term), workspaceId: ws._id, term, v: SEARCH_LAYOUT, n, c, ...(Object.keys(split).length > 0 ? { s: split } : {}) },
+      200,
+    );
     dict.delete(term);
   }
   await flush();
