@@ -126,7 +126,10 @@ async function writeChange(deps: StoreDeps, workspaceId: string, key: string, c:
     head = await retryOnDuplicate(() => searchTerms.findOneAndUpdate({ _id: hid }, update, { upsert: true, returnDocument: "after" }));
   }
   if (c.to !== null && c.weight !== undefined) {
-    await writeInBand(deps, workspaceId, c.term, c.to, fanOutOf(head, c.to), key, { $set: { [`p.${key}`]: c.weight } });
+    const fan = fanOutOf(head, c.to);
+    // The band's first posting (as its head counts): its document is most likely not there yet.
+    const first = fan === 1 && c.from !== c.to && head?.c?.[`b${c.to}`] === 1 && (await insertBand(deps, workspaceId, c.term, c.to, key, c.weight));
+    if (!first) await writeInBand(deps, workspaceId, c.term, c.to, fan, key, { $set: { [`p.${key}`]: c.weight } });
   }
   if (c.from !== null && c.from !== c.to) await writeInBand(deps, workspaceId, c.term, c.from, fanOutOf(head, c.from), key, { $unset: { [`p.${key}`]: "" } });
   if (c.to !== null) {
@@ -167,15 +170,21 @@ async function writeInBand(deps: StoreDeps, workspaceId: string, term: string, b
     } else if (!doc) {
       if (weight === null) return; // nothing to unset
       if (fan > 1) continue; // a part not there: the head named a fan-out whose split has not copied it yet
-      try {
-        await searchTerms.insertOne({ _id: id, workspaceId, term, v: SEARCH_LAYOUT, p: { [key]: weight } });
-        return;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err; // another writer created it meanwhile: set it there
-      }
+      if (await insertBand(deps, workspaceId, term, band, key, weight)) return;
     }
   }
   throw new Error(`search index: could not write ${term} band ${band}`);
+}
+
+/** Creates `band`'s own document with `key`'s posting; false if it is there already (then it is written as any). */
+async function insertBand(deps: StoreDeps, workspaceId: string, term: string, band: number, key: string, weight: number): Promise<boolean> {
+  try {
+    await deps.database.c.searchTerms.insertOne({ _id: bandDocId(workspaceId, term, band), workspaceId, term, v: SEARCH_LAYOUT, p: { [key]: weight } });
+    return true;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return false;
+  }
 }
 
 /**
