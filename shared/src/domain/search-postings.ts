@@ -129,9 +129,9 @@ async function writeChange(deps: StoreDeps, workspaceId: string, key: string, c:
     const fan = fanOutOf(head, c.to);
     // The band's first posting (as its head counts): its document is most likely not there yet.
     const first = fan === 1 && c.from !== c.to && head?.c?.[`b${c.to}`] === 1 && (await insertBand(deps, workspaceId, c.term, c.to, key, c.weight));
-    if (!first) await writeInBand(deps, workspaceId, c.term, c.to, fan, key, { $set: { [`p.${key}`]: c.weight } });
+    if (!first) await writeInBand(deps, workspaceId, c.term, c.to, fan, key, c.weight);
   }
-  if (c.from !== null && c.from !== c.to) await writeInBand(deps, workspaceId, c.term, c.from, fanOutOf(head, c.from), key, { $unset: { [`p.${key}`]: "" } });
+  if (c.from !== null && c.from !== c.to) await writeInBand(deps, workspaceId, c.term, c.from, fanOutOf(head, c.from), key, null);
   if (c.to !== null) {
     const fan = fanOutOf(head, c.to);
     const to = nextFanOut(Math.max(0, head?.c?.[`b${c.to}`] ?? 0), fan);
@@ -150,15 +150,15 @@ async function retryOnDuplicate<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Sets or unsets `key`'s posting in `band`, in the document that holds it at fan-out `fan`
+ * Sets `key`'s posting in `band` to `weight` (null: unsets it), in the document that holds it at fan-out `fan`
  * (as the head said), only while that document is live. A document found moved: the split
  * is finished, and the write goes to the new part. A band's own document is created by its
  * first posting (an insert: FerretDB scans the whole collection for an upsert whose filter
  * has more than the `_id`, 37 s in a probe); parts are created only by a split.
  */
-async function writeInBand(deps: StoreDeps, workspaceId: string, term: string, band: number, fan: number, key: string, update: object): Promise<void> {
+async function writeInBand(deps: StoreDeps, workspaceId: string, term: string, band: number, fan: number, key: string, weight: number | null): Promise<void> {
   const { searchTerms } = deps.database.c;
-  const weight = "$set" in update ? (Object.values(update.$set as Record<string, number>)[0] as number) : null;
+  const update = weight === null ? { $unset: { [`p.${key}`]: "" } } : { $set: { [`p.${key}`]: weight } };
   for (let attempt = 0; attempt < 16; attempt++) {
     const id = partDocId(workspaceId, term, band, fan, partOf(key, fan));
     const r = await searchTerms.updateOne({ _id: id, moved: { $ne: true } }, update as never);
