@@ -21,7 +21,8 @@ import { connectDatabase, type Database } from "@atelier/shared/db";
 import { NO_CACHE } from "@atelier/shared/domain/cache";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { searchPages } from "@atelier/shared/domain/pages/search-pages";
-import { bandDocId, bandOf, forwardDocId, headDocId, indexPage, keyTarget, pageWeights, SEARCH_LAYOUT, searchKey } from "@atelier/shared/domain/search-index";
+import { bandOf, forwardDocId, indexPage, keyTarget, pageWeights, searchKey } from "@atelier/shared/domain/search-index";
+import { bandDocId, bandDocIds, fanOutOf, headDocId, nextFanOut, partDocId, partOf, SEARCH_LAYOUT, SPLIT_AT } from "@atelier/shared/domain/search-postings";
 import { queryTerms, WEIGHT_SCALE } from "@atelier/shared/domain/search-text";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { newId } from "@atelier/shared/ids";
@@ -57,6 +58,8 @@ export interface SearchBenchResult {
   postingsDocs: number;
   postings: number;
   largestPostings: number;
+  /** The most postings in one document (a band, or a part of a split band). */
+  largestDocument: number;
   latencies: Latency[];
   /** Per query of each set (20 each): round trips, KB returned, the commands' time summed (some run at once), the wall time. */
   profiles: { name: string; commands: number; kb: number; dbMs: number; wallMs: number }[];
@@ -200,6 +203,7 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   let postings = 0;
   let largest = 0;
   let largestBand = 0;
+  let largestDoc = 0;
   let pending: SearchTermDoc[] = [];
   let pendingSize = 0;
   const flush = async () => {
@@ -214,23 +218,39 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   };
   for (const [term, bands] of dict) {
     const c: Record<string, number> = {};
+    const split: Record<string, Record<string, number>> = {};
     let n = 0;
     for (const [band, list] of bands) {
-      const p: Record<string, number> = {};
-      for (const x of list) p[at(keys, Math.floor(x / 256))] = x % 256;
+      // A band as the write path leaves it having grown one posting at a time: split at each
+      // fan-out it outgrew (search-postings.ts), each part a document.
+      const fans = [1];
+      for (let f = 1; list.length > SPLIT_AT * f;) fans.push((f = nextFanOut(SPLIT_AT * f + 1, f)));
+      const fan = at(fans, fans.length - 1);
+      if (fan > 1) split[`b${band}`] = Object.fromEntries(fans.slice(1).map((f) => [`f${f}`, 1]));
+      const parts = Array.from({ length: fan }, () => ({}) as Record<string, number>);
+      for (const x of list) {
+        const key = at(keys, Math.floor(x / 256));
+        at(parts, partOf(key, fan))[key] = x % 256;
+      }
       c[`b${band}`] = list.length;
       n += list.length;
       largestBand = Math.max(largestBand, list.length);
-      await push({ _id: bandDocId(ws._id, term, band), workspaceId: ws._id, term, v: SEARCH_LAYOUT, p }, list.length * 30);
+      for (const [i, p] of parts.entries()) {
+        await push({ _id: partDocId(ws._id, term, band, fan, i), workspaceId: ws._id, term, v: SEARCH_LAYOUT, p }, Object.keys(p).length * 30);
+        largestDoc = Math.max(largestDoc, Object.keys(p).length);
+      }
     }
     postings += n;
     largest = Math.max(largest, n);
-    await push({ _id: headDocId(ws._id, term), workspaceId: ws._id, term, v: SEARCH_LAYOUT, n, c }, 200);
+    await push(
+      { _id: headDocId(ws._id, term), workspaceId: ws._id, term, v: SEARCH_LAYOUT, n, c, ...(Object.keys(split).length > 0 ? { s: split } : {}) },
+      200,
+    );
     dict.delete(term);
   }
   await flush();
   const indexSeconds = (performance.now() - t1) / 1000;
-  log(`index written in ${fixed(indexSeconds, 1)} s: ${postings} postings (largest band ${largestBand})`);
+  log(`index written in ${fixed(indexSeconds, 1)} s: ${postings} postings (largest band ${largestBand}, largest document ${largestDoc})`);
 
   // Queries, drawn with their own fixed seed.
   const rnd = prng(42);
@@ -387,6 +407,7 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     postingsDocs,
     postings,
     largestPostings: largest,
+    largestDocument: largestDoc,
     latencies,
     profiles,
     regexBaseline,
@@ -407,8 +428,9 @@ async function exhaustive(database: Database, wsId: string, total: number, query
     const n = Math.max(0, head?.n ?? 0);
     const idf = Math.log(1 + (Math.max(total, n) - n + 0.5) / (n + 0.5));
     for (const b of Object.keys(head?.c ?? {})) {
-      const band = await database.c.searchTerms.findOne({ _id: bandDocId(wsId, term, Number(b.slice(1))) });
-      for (const [key, w] of Object.entries(band?.p ?? {})) {
+      const band = Number(b.slice(1));
+      const docs = await Promise.all(bandDocIds(wsId, term, band, fanOutOf(head, band)).map((id) => database.c.searchTerms.findOne({ _id: id })));
+      for (const [key, w] of docs.flatMap((d) => Object.entries(d?.p ?? {}))) {
         let m = score.get(key);
         if (!m) score.set(key, (m = new Map()));
         m.set(term, Math.max(m.get(term) ?? 0, (w * idf) / WEIGHT_SCALE));
@@ -454,7 +476,7 @@ async function measureWriteCost(
 
 export function formatSearch(r: SearchBenchResult): string {
   const lines = [
-    `search over ${r.pages} pages of 2–8 KB (${r.words}-word list, Zipf, fixed seed); ${r.postings} postings in ${r.postingsDocs} term documents (longest: ${r.largestPostings} pages)`,
+    `search over ${r.pages} pages of 2–8 KB (${r.words}-word list, Zipf, fixed seed); ${r.postings} postings in ${r.postingsDocs} term documents (longest: ${r.largestPostings} pages; largest document ${r.largestDocument} postings)`,
     `seeding ${fixed(r.seedSeconds, 1)} s, index ${fixed(r.indexSeconds, 1)} s`,
     "",
     table(

@@ -251,7 +251,8 @@ export interface TokenKeyDoc {
 /** Applied schema migrations (shared/src/db/migrations.ts). */
 /**
  * One term's head or one of its bands in one workspace (domain/search-index.ts, layout 2):
- * `_id` `${workspaceId}:${term}:h` (the head: `n`, `c`) or `${workspaceId}:${term}:${band}` (`p`).
+ * `_id` `${workspaceId}:${term}:h` (the head: `n`, `c`, `s`), `${workspaceId}:${term}:${band}`
+ * or a part of a split band `${workspaceId}:${term}:${band}:${fan}:${i}` (`p`; domain/search-postings.ts).
  */
 export interface SearchTermDoc {
   _id: string;
@@ -263,8 +264,13 @@ export interface SearchTermDoc {
   n?: number;
   /** The head: how many postings each band holds (`b${band}`). */
   c?: Record<string, number>;
+  /** The head: per band (`b${band}`), each fan-out it was split into (`f${fan}`: 1); the largest is current. */
+  s?: Record<string, Record<string, number>>;
   /** A band: by page or table key (`searchKey`), the term's weight there. */
   p?: Record<string, number>;
+  /** A band or part whose postings were moved into the parts of fan-out `to` (a split). */
+  moved?: boolean;
+  to?: number;
 }
 
 /** What the index holds for one page or table: `_id` `${workspaceId}:${searchKey}`. */

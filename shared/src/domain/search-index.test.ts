@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bandOf, bandTop, keyTarget, postingOps, searchKey } from "./search-index";
+import { bandOf, bandTop, keyTarget, postingChanges, searchKey } from "./search-index";
+import { nextFanOut, partOf, SPLIT_AT } from "./search-postings";
 
 describe("the search index's keys", () => {
   it("names a page or table outright: a key gives back what it was made from", () => {
@@ -25,21 +26,38 @@ describe("weight bands", () => {
     expect(bandTop(bandOf(210)) - bandOf(210)).toBeLessThan(bandTop(bandOf(70)) - bandOf(70));
   });
 
-  it("writes only what changed: a weight moved within its band is one write, a new or gone term also moves its head's counts", () => {
-    const key = "pKEY";
-    const ops = postingOps("ws_1", key, { same: 70, within: 200, moved: 70, gone: 90 }, { same: 70, within: 201, moved: 150, fresh: 60 });
-    const targets = ops.map((o) => ("updateOne" in o ? String((o.updateOne.filter as { _id: string })._id) : "?"));
-    expect(targets.sort()).toEqual(
-      [
-        "ws_1:within:200",
-        `ws_1:moved:${bandOf(150)}`,
-        `ws_1:moved:${bandOf(70)}`,
-        "ws_1:moved:h",
-        `ws_1:gone:${bandOf(90)}`,
-        "ws_1:gone:h",
-        `ws_1:fresh:${bandOf(60)}`,
-        "ws_1:fresh:h",
-      ].sort(),
-    );
+  it("writes only what changed: a weight moved within its band stays in it, a new or gone term has no band on one side", () => {
+    const changes = postingChanges({ same: 70, within: 200, moved: 70, gone: 90 }, { same: 70, within: 201, moved: 150, fresh: 60 });
+    expect(changes.sort((a, b) => (a.term < b.term ? -1 : 1))).toEqual([
+      { term: "fresh", from: null, to: bandOf(60), weight: 60 },
+      { term: "gone", from: bandOf(90), to: null, weight: undefined },
+      { term: "moved", from: bandOf(70), to: bandOf(150), weight: 150 },
+      { term: "within", from: 200, to: 200, weight: 201 },
+    ]);
+  });
+});
+
+describe("parts of a split band", () => {
+  it("spreads keys evenly, and a key's part at a larger fan-out lies inside its part at a smaller one", () => {
+    const keys = Array.from({ length: 8000 }, () => searchKey("page", randomUUID()));
+    const counts = new Array<number>(64).fill(0);
+    for (const k of keys) {
+      const i = partOf(k, 64);
+      counts[i] = (counts[i] ?? 0) + 1;
+      expect(partOf(k, 4)).toBe(i % 4);
+    }
+    // 125 a part on average: none far from it.
+    expect(Math.min(...counts)).toBeGreaterThan(80);
+    expect(Math.max(...counts)).toBeLessThan(170);
+  });
+
+  it("splits a band only past SPLIT_AT postings a document, into parts of about half that", () => {
+    expect(nextFanOut(SPLIT_AT, 1)).toBe(1);
+    expect(nextFanOut(SPLIT_AT + 1, 1)).toBe(4);
+    expect(nextFanOut(4 * SPLIT_AT, 4)).toBe(4);
+    const fan = nextFanOut(60_000, 1);
+    expect(60_000 / fan).toBeLessThanOrEqual(SPLIT_AT / 2);
+    expect(60_000 / fan).toBeGreaterThan(SPLIT_AT / 4);
+    expect(nextFanOut(60_000, fan)).toBe(fan);
   });
 });

@@ -4,34 +4,33 @@
 // to run. Read only by `_id`, the one lookup the embedded FerretDB serves from an index
 // (docs/performance.md, "What the embedded FerretDB does with indexes"). Layout 2:
 //
-//   searchTerms  `${workspaceId}:${term}:h`       → {n, c: {b<band>: count}}: a term's head, how
-//                many pages hold it (its df) and how many in each weight band
+//   searchTerms  `${workspaceId}:${term}:h`       → {n, c: {b<band>: count}, s}: a term's head, how
+//                many pages hold it (its df), how many in each weight band, and which bands are split
 //                `${workspaceId}:${term}:${band}`  → {p: {<key>: weight}}: the postings of one band,
-//                one field per page or table whose weight falls in it (`bandOf`)
+//                one field per page or table whose weight falls in it (`bandOf`); a band of more than
+//                SPLIT_AT postings is split in parts `…:${band}:${fan}:${i}` (search-postings.ts)
 //   searchDocs   `${workspaceId}:${key}`          → the page or table behind a key, its version,
 //                and the terms and weights last indexed for it (what the next version's write diffs)
 //
 // A key names its page or table outright (`searchKey`), so a query needs no lookup between a
 // posting and the page. Bands split a term's postings by weight, best first, so a query reads
 // the head, then only the bands that can hold its best results (search-query.ts): a common
-// word's 100,000 postings are no longer one document read whole. Indexing a version writes
-// only the terms whose weight changed (a posting `$set`/`$unset` in its band; the head's
+// word's 100,000 postings are no longer one document read whole, and no postings document
+// grows past a size FerretDB reads and rewrites quickly (search-postings.ts). Indexing a version writes
+// only the terms whose weight changed (a posting `$set`/`$unset` in its band or part; the head's
 // counts `$inc`ed when a posting appears, goes, or changes band), then the forward document:
 // an edit of a few words touches a few postings. Every step is idempotent but the head's
 // counts, which a step run twice can skew (they only steer idf and which bands to read; a
 // band named in the head is read even at a count of 0). The sweeper runs a page's finishing
 // steps again for a writer that stopped, and the backfill indexes what was stored before the
 // index existed or under layout 1.
-import type { AnyBulkWriteOperation } from "mongodb";
-import type { CollectionDoc, PageDoc, SearchTermDoc } from "../db/index";
+import type { CollectionDoc, PageDoc } from "../db/index";
 import { isDuplicateKey } from "../errors";
 import type { StoreDeps } from "./deps";
+import { type PostingChange, SEARCH_LAYOUT, writePostings } from "./search-postings";
 import { pageBodyText, termWeights } from "./search-text";
 
 export type SearchKind = "page" | "table";
-
-/** The index's layout: forward documents and postings of another (or no) layout are not this one's. */
-export const SEARCH_LAYOUT = 2;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -69,8 +68,6 @@ function bandWidth(weight: number): number {
   return weight >= 192 ? 4 : weight >= 128 ? 8 : 16;
 }
 
-export const headDocId = (workspaceId: string, term: string) => `${workspaceId}:${term}:h`;
-export const bandDocId = (workspaceId: string, term: string, band: number) => `${workspaceId}:${term}:${band}`;
 export const forwardDocId = (workspaceId: string, key: string) => `${workspaceId}:${key}`;
 
 /** The terms and weights of a page as the index keeps them. */
@@ -101,7 +98,7 @@ export async function indexTarget(deps: StoreDeps, target: Target, weights: Reco
   if (before && before.version > target.version) return;
   // A forward document of layout 1 describes postings the migration deleted: diff against nothing.
   const old = before?.v === SEARCH_LAYOUT ? before.terms : {};
-  await writePostings(deps, postingOps(target.workspaceId, key, old, weights));
+  await writePostings(deps, target.workspaceId, key, postingChanges(old, weights));
   const doc = { workspaceId: target.workspaceId, kind: target.kind, targetId: target.id, version: target.version, terms: weights, v: SEARCH_LAYOUT };
   if (before) {
     await searchDocs.updateOne({ _id: fid, version: { $lte: target.version } }, { $set: doc });
@@ -116,62 +113,18 @@ export async function indexTarget(deps: StoreDeps, target: Target, weights: Reco
 }
 
 /**
- * The writes that take a key's postings from `old` to `now`: per term whose weight changed,
- * the posting set in its band (and unset from the band it left), and the head's counts moved.
+ * What takes a key's postings from `old` to `now`: per term whose weight changed, the band it
+ * leaves and the band it joins (the same band: the weight moved within it).
  */
-export function postingOps(workspaceId: string, key: string, old: Record<string, number>, now: Record<string, number>): AnyBulkWriteOperation<SearchTermDoc>[] {
-  const ops: AnyBulkWriteOperation<SearchTermDoc>[] = [];
-  const onInsert = (term: string) => ({ workspaceId, term, v: SEARCH_LAYOUT });
+export function postingChanges(old: Record<string, number>, now: Record<string, number>): PostingChange[] {
+  const changes: PostingChange[] = [];
   for (const term of new Set([...Object.keys(old), ...Object.keys(now)])) {
     const was = old[term];
     const is = now[term];
     if (was === is) continue;
-    const from = was === undefined ? null : bandOf(was);
-    const to = is === undefined ? null : bandOf(is);
-    if (to !== null) {
-      ops.push({
-        updateOne: { filter: { _id: bandDocId(workspaceId, term, to) }, update: { $set: { [`p.${key}`]: is }, $setOnInsert: onInsert(term) }, upsert: true },
-      });
-    }
-    if (from !== null && from !== to) {
-      ops.push({ updateOne: { filter: { _id: bandDocId(workspaceId, term, from) }, update: { $unset: { [`p.${key}`]: "" } } } });
-    }
-    if (from === to) continue;
-    const inc: Record<string, number> = {};
-    if (from !== null) inc[`c.b${from}`] = -1;
-    if (to !== null) inc[`c.b${to}`] = 1;
-    if (from === null) inc.n = 1;
-    if (to === null) inc.n = -1;
-    ops.push({ updateOne: { filter: { _id: headDocId(workspaceId, term) }, update: { $inc: inc, $setOnInsert: onInsert(term) } as never, upsert: true } });
+    changes.push({ term, from: was === undefined ? null : bandOf(was), to: is === undefined ? null : bandOf(is), weight: is });
   }
-  return ops;
-}
-
-/**
- * Postings, one `updateOne` by `_id` each, eight at a time. Not `bulkWrite`: the embedded
- * FerretDB narrows a single-statement update by `_id` with its index but runs a command of
- * many statements over the whole collection for each (a search bench with 3.7 M postings
- * stalled on it). Two writers creating one term's document at once: the loser's upsert is
- * retried once.
- */
-async function writePostings(deps: StoreDeps, ops: AnyBulkWriteOperation<SearchTermDoc>[]): Promise<void> {
-  const { searchTerms } = deps.database.c;
-  let next = 0;
-  const write = async (op: AnyBulkWriteOperation<SearchTermDoc>) => {
-    if (!("updateOne" in op)) throw new Error("postings are written with updateOne");
-    const { filter, update, upsert } = op.updateOne;
-    try {
-      await searchTerms.updateOne(filter, update as never, { upsert: upsert ?? false });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      await searchTerms.updateOne(filter, update as never, { upsert: upsert ?? false });
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(8, ops.length) }, async () => {
-      for (let op = ops[next++]; op; op = ops[next++]) await write(op);
-    }),
-  );
+  return changes;
 }
 
 /** Removes a page or table from the index (its delete). */
@@ -180,7 +133,7 @@ export async function unindexTarget(deps: StoreDeps, target: Omit<Target, "versi
   const fid = forwardDocId(target.workspaceId, key);
   const before = await deps.database.c.searchDocs.findOne({ _id: fid });
   if (!before) return;
-  if (before.v === SEARCH_LAYOUT) await writePostings(deps, postingOps(target.workspaceId, key, before.terms, {}));
+  if (before.v === SEARCH_LAYOUT) await writePostings(deps, target.workspaceId, key, postingChanges(before.terms, {}));
   await deps.database.c.searchDocs.deleteOne({ _id: fid });
 }
 

@@ -12,7 +12,8 @@
 // themselves. A rare term's few bands are read whole.
 import type { CollectionDoc, PageDoc, WorkspaceDoc } from "../db/index";
 import type { StoreDeps } from "./deps";
-import { bandDocId, bandTop, headDocId, keyTarget } from "./search-index";
+import { bandTop, keyTarget } from "./search-index";
+import { bandDocIds, fanOutOf, headDocId } from "./search-postings";
 import { normaliseWord, PREFIX_MARK, queryTerms, WEIGHT_SCALE } from "./search-text";
 
 export type SearchHit =
@@ -97,6 +98,7 @@ export async function rankedSearch(
     const bands = Object.entries(c)
       .map(([b, n]) => ({ band: Number(b.slice(1)), count: Math.max(0, n) }))
       .filter((b) => Number.isFinite(b.band))
+      .map((b) => ({ ...b, fan: fanOutOf(heads[i], b.band) }))
       .sort((a, b) => b.band - a.band);
     const l: Posting = { ws: r.ws, term: r.term, slot: r.slot, factor: idf(r.term) / WEIGHT_SCALE, bands, next: 0, bound: 0 };
     l.bound = boundOf(l);
@@ -110,20 +112,22 @@ export async function rankedSearch(
 
   /** Reads the next bands of `l` until about `count` more postings (at least one band). */
   const plan = (l: Posting, count: number) => {
-    const out: { l: Posting; band: number; count: number }[] = [];
+    const out: { l: Posting; band: number; count: number; fan: number }[] = [];
     let got = 0;
     while (l.next < l.bands.length && (out.length === 0 || got < count)) {
-      const b = l.bands[l.next++] as { band: number; count: number };
-      out.push({ l, band: b.band, count: b.count });
+      const b = l.bands[l.next++] as Band;
+      out.push({ l, band: b.band, count: b.count, fan: b.fan });
       got += b.count;
     }
     l.bound = boundOf(l);
     readCount += got;
     return out;
   };
-  const read = async (batch: { l: Posting; band: number; count: number }[]) => {
-    const docs = await inPool(batch, (b) => deps.database.c.searchTerms.findOne({ _id: bandDocId(b.l.ws._id, b.l.term, b.band) }));
-    batch.forEach(({ l }, i) => {
+  // A split band is read whole, all its parts (search-postings.ts): the same postings as before its split.
+  const read = async (batch: { l: Posting; band: number; count: number; fan: number }[]) => {
+    const ids = batch.flatMap((b) => bandDocIds(b.l.ws._id, b.l.term, b.band, b.fan).map((id) => ({ l: b.l, id })));
+    const docs = await inPool(ids, ({ id }) => deps.database.c.searchTerms.findOne({ _id: id }));
+    ids.forEach(({ l }, i) => {
       const p = docs[i]?.p;
       if (!p) return;
       for (const [key, w] of Object.entries(p)) {
@@ -229,13 +233,20 @@ interface Posting {
   slot: string;
   /** idf / WEIGHT_SCALE: a weight times this is its share of a score. */
   factor: number;
-  bands: { band: number; count: number }[];
+  bands: Band[];
   /** The next band to read. */
   next: number;
   /** The most a posting in the bands not yet read can add to a score. */
   bound: number;
   /** No more of its bands are read (the next one is bigger than the budget left). */
   cut?: boolean;
+}
+
+/** A band of a term's postings: how many its head counts, in how many documents (search-postings.ts). */
+interface Band {
+  band: number;
+  count: number;
+  fan: number;
 }
 
 interface Candidate {
