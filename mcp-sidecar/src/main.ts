@@ -6,6 +6,7 @@ import { ChangeFollower } from "@atelier/shared/domain/changes/follower";
 import { createMailer } from "@atelier/shared/domain/mail";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
 import { createServer } from "node:http";
+import { awaitWritesSettled } from "@atelier/shared/domain/versioned-write";
 import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
 import { createSidecarApp } from "./app";
 
@@ -31,6 +32,8 @@ shutdownOnSignals({
   logger,
   onStopping: () => void app.closeStreams(),
   onClosed: async () => {
+    // Versions this process answered for and is still finishing (late steps; WRITE_FINISH=after_answer).
+    await awaitWritesSettled();
     await views.stop().catch((err: unknown) => logger.error({ err }, "writing the last reading figures failed"));
     await follower.stop();
     mailer.close();

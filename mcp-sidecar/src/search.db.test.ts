@@ -13,6 +13,7 @@ import { bandDocId, headDocId, SEARCH_LAYOUT } from "@atelier/shared/domain/sear
 import { searchEverything } from "@atelier/shared/domain/search";
 import { createCollection } from "@atelier/shared/domain/tables/create-collection";
 import { deleteTable } from "@atelier/shared/domain/tables/delete-table";
+import { awaitWritesSettled } from "@atelier/shared/domain/versioned-write";
 import { createWorkspaceFor, deleteWorkspace } from "@atelier/shared/domain/workspaces";
 import type { Principal } from "@atelier/shared/domain/access";
 import type { Client } from "@modelcontextprotocol/client";
@@ -30,7 +31,9 @@ interface Hit {
   snippet: { text: string; highlights: [number, number][] };
 }
 
+/** search_pages once the index has every write made so far (a page's terms are indexed just after its writer's answer). */
 async function search(client: Client, args: Record<string, unknown>): Promise<Hit[]> {
+  await awaitWritesSettled();
   const r = await client.callTool({ name: "search_pages", arguments: args });
   expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
   return (r.structuredContent as { pages: Hit[] }).pages;
@@ -187,6 +190,7 @@ describe("search_pages", () => {
     await createWorkspaceFor(sc.deps, me, { slug: ws, name: "K" });
     await createCollection(sc.deps, me, { workspace: ws, slug: "harvests", name: "Harvest ledger", kind: "table", columns: [{ name: "n", type: "text" }] });
     await createPage(sc.deps, me, { slug: uniq("almanac"), title: "Almanac", body_markdown: "When to sow parsnips.", workspace: ws });
+    await awaitWritesSettled();
     const typed = await searchEverything(sc.deps, me, { query: "alman" });
     expect(typed.pages.map((p) => p.title)).toEqual(["Almanac"]);
     const body = await searchEverything(sc.deps, me, { query: "parsnips" });
@@ -207,6 +211,7 @@ describe("search_pages", () => {
     await createWorkspaceFor(sc.deps, me, { slug: ws, name: "Old" });
     const slug = uniq("old");
     await createPage(sc.deps, me, { slug, title: "Old page", body_markdown: "A narwhal from before the index.", workspace: ws });
+    await awaitWritesSettled();
     // As if stored before the index existed: its postings and forward document removed.
     const page = must(await sc.database.c.pages.findOne({ slug }));
     await sc.database.c.searchTerms.deleteMany({ workspaceId: page.workspaceId });

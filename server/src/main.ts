@@ -8,6 +8,7 @@ import { startMentionMailer } from "@atelier/shared/domain/comments/mentions";
 import { startSweeper } from "@atelier/shared/domain/sweeper";
 import { startWebhookWorker } from "@atelier/shared/domain/webhooks/delivery";
 import { bufferedStdout, createLogger } from "@atelier/shared/logger";
+import { awaitWritesSettled } from "@atelier/shared/domain/versioned-write";
 import { keepAliveLongerThanPeers, shutdownOnSignals } from "@atelier/shared/process";
 import { createServer } from "node:http";
 import { createApp } from "./app";
@@ -51,6 +52,8 @@ shutdownOnSignals({
   logger,
   onStopping: endAllStreams,
   onClosed: async () => {
+    // Versions this process answered for and is still finishing (late steps; WRITE_FINISH=after_answer).
+    await awaitWritesSettled();
     await sweeper.stop();
     await mentionMailer.stop();
     await webhooks.stop();

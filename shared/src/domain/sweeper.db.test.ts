@@ -18,6 +18,7 @@ import { insertRows } from "./tables/insert-rows";
 import { updateRow } from "./tables/update-row";
 import { authenticateBearer } from "./tokens";
 import { findOrCreateConfirmedUser } from "./users";
+import { awaitWritesSettled } from "./versioned-write";
 
 let database: TestDatabase;
 let deps: TestDeps<TestDatabase>;
@@ -36,6 +37,7 @@ describe("repairs after an interrupted write", () => {
   it("stores the missing revision of a page whose writer stopped before it", async () => {
     const user = await findOrCreateConfirmedUser(deps, "writer@example.com");
     await createPage(deps, { kind: "user", user }, { slug: "cut-short", title: "t", body_markdown: "x" });
+    await awaitWritesSettled(); // its late step (the search index) and cleared mark
     const id = await pageId("cut-short");
     // What a process leaves when it dies right after writing the page.
     await database.c.revisions.deleteMany({ pageId: id });

@@ -10,12 +10,13 @@ import { advanceClock, resetClock } from "./clock";
 import { countUsage } from "./limits";
 import { createPage } from "./pages/create-page";
 import { updatePage } from "./pages/update-page";
+import { forwardDocId, searchKey } from "./search-index";
 import { sweepOnce } from "./sweeper";
 import { createCollection } from "./tables/create-collection";
 import { insertRows } from "./tables/insert-rows";
 import { updateRow } from "./tables/update-row";
 import { findOrCreateConfirmedUser } from "./users";
-import { WriterStopped, type WriteStep } from "./versioned-write";
+import { awaitWritesSettled, WriterStopped, type WriteStep } from "./versioned-write";
 
 let database: TestDatabase;
 let deps: TestDeps<TestDatabase>;
@@ -87,6 +88,7 @@ describe("racing writers on one base", () => {
     await createPage(deps, principal, { slug: "queue-page", title: "Queue", body_markdown: "base" });
     const n = 8;
     const views = await Promise.all(Array.from({ length: n }, (_, i) => updatePage(deps, principal, { slug: "queue-page", body_markdown: `writer ${i}` })));
+    await awaitWritesSettled(); // the late step (the search index), then the cleared mark
     expect(views.map((v) => v.version).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 2));
     const page = await pageDoc("queue-page");
     expect(page?.version).toBe(n + 1);
@@ -120,7 +122,9 @@ describe("racing writers on one base", () => {
   });
 });
 
-const PAGE_STEPS = ["claimed", "reserved", "written", "revision", "rendition", "prune", "event", "finished"] as const;
+const PAGE_STEPS = ["claimed", "reserved", "written", "revision", "rendition", "prune", "event", "search", "finished"] as const;
+/** The steps after the writer's answer (WRITE_FINISH=inline): a stop there leaves the answer given and the rest to the sweeper. */
+const AFTER_ANSWER: readonly string[] = ["search", "finished"];
 
 describe("a page writer stopped at each step", () => {
   for (const step of PAGE_STEPS) {
@@ -128,7 +132,12 @@ describe("a page writer stopped at each step", () => {
       const slug = `stop-page-${step}`;
       await createPage(deps, principal, { slug, title: "Stop", body_markdown: "first text" });
       const stopped = updatePage(stoppingAt(step), principal, { slug, body_markdown: "second text", expected_version: 1 });
-      await expect(stopped).rejects.toBeInstanceOf(WriterStopped);
+      if (AFTER_ANSWER.includes(step)) {
+        await expect(stopped).resolves.toMatchObject({ version: 2 });
+        await awaitWritesSettled();
+        // Stopped in its search step: still marked, for the sweeper.
+        if (step === "search") expect((await pageDoc(slug))?.revisionPending).toBe(true);
+      } else await expect(stopped).rejects.toBeInstanceOf(WriterStopped);
       const wrote = !["claimed", "reserved"].includes(step);
 
       // Until the grace period passes, a writer naming the version meets the stopped one.
@@ -148,6 +157,9 @@ describe("a page writer stopped at each step", () => {
       expect(artifact?.version).toBe(version);
       expect(artifact?.html).toContain(wrote ? "second text" : "first text");
       expect(await database.c.events.countDocuments({ "target.id": page?._id ?? "", type: "page.updated" })).toBe(wrote ? 1 : 0);
+      // The search index has the version too (a stop in its step included).
+      const indexed = await database.c.searchDocs.findOne({ _id: forwardDocId(page?.workspaceId ?? "", searchKey("page", page?._id ?? "")) });
+      expect(indexed?.version).toBe(version);
       await expectUsageEqualsRecount();
 
       // The next writer takes over (a stale claim included), and the counters stay exact.

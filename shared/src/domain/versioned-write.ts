@@ -12,6 +12,7 @@
 //               sets the pending mark and clears the claim
 //   4. finish   the kind's steps (revision, prune, rendition, …), then the event, whose id
 //               is derived from the document and version so it is written once; then the
+//               kind's late steps (the search index), after the writer's answer; then the
 //               pending mark is cleared
 //
 // One retry and release policy for every kind: a caller that names the version it read
@@ -79,7 +80,17 @@ export interface VersionedKind<D extends VersionedDoc, H = undefined> {
    * The steps after the write, in order, each idempotent (the sweeper runs them again for a
    * document a process left pending, without `hint`; the writer passes what it already has).
    */
-  steps: readonly { name: string; run(deps: StoreDeps, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<void> }[];
+  steps: readonly {
+    name: string;
+    /**
+     * Run after the writer's answer (and the event), not before it: work nobody reading the
+     * answer needs at once, and that grows with the document (the search index). The
+     * pending mark stays until it is done, so a process stopped meanwhile leaves it to the
+     * sweeper like any step. With WRITE_FINISH=after_answer every step is after the answer.
+     */
+    late?: boolean;
+    run(deps: StoreDeps, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<void>;
+  }[];
   /** The event of a version, by its type (lastChange.event). */
   event(deps: StoreDeps, doc: D, type: string, hint: H | undefined): Promise<EventInput | null>;
   /** Drops this process's cached copies of the document. */
@@ -280,7 +291,24 @@ const CHAIN_MAX = 16;
  * burst never outgrows what the database finishes.
  */
 async function finish<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<void> {
-  if (deps.config.WRITE_FINISH !== "after_answer") return finishVersion(deps, kind, doc, ws, hint);
+  if (deps.config.WRITE_FINISH !== "after_answer") {
+    // Inline: the version's steps and its event before the answer; its late steps (and the
+    // cleared mark) after it, still in this process.
+    await finishSteps(deps, kind, doc, ws, hint, (step) => !step.late);
+    await recordVersionEvent(deps, kind, doc, hint);
+    if (!kind.steps.some((step) => step.late)) return clearPending(deps, kind, doc);
+    const late = new Promise((r) => setImmediate(r))
+      .then(async () => {
+        await finishSteps(deps, kind, doc, ws, hint, (step) => step.late === true);
+        await clearPending(deps, kind, doc);
+      })
+      .catch(() => {
+        // Left pending: the sweeper finishes it after SWEEP_GRACE_SECONDS, as for a stopped process.
+      })
+      .finally(() => lateSteps.delete(late));
+    lateSteps.add(late);
+    return;
+  }
   const chain = chains.get(ws._id) ?? { tail: Promise.resolve(), waiting: 0 };
   chains.set(ws._id, chain);
   const before = chain.tail;
@@ -310,9 +338,12 @@ async function finish<D extends VersionedDoc, H>(deps: WriteDeps, kind: Versione
   if (chain.waiting > CHAIN_MAX) await before;
 }
 
+/** Late steps this process is running after their writers' answers (WRITE_FINISH=inline). */
+const lateSteps = new Set<Promise<void>>();
+
 /** Resolves once every version this process was finishing after its answer is finished (tests, benchmarks, shutdown). */
 export async function awaitWritesSettled(): Promise<void> {
-  while (chains.size > 0) await Promise.all([...chains.values()].map((c) => c.tail));
+  while (chains.size > 0 || lateSteps.size > 0) await Promise.all([...[...chains.values()].map((c) => c.tail), ...lateSteps]);
 }
 
 /**
@@ -324,15 +355,17 @@ export async function finishVersion<D extends VersionedDoc, H>(deps: WriteDeps, 
   await finishEvent(deps, kind, doc, hint);
 }
 
-/** The kind's finishing steps, in order. */
+/** The kind's finishing steps (those `which` picks: all by default), in order. */
 async function finishSteps<D extends VersionedDoc, H>(
   deps: WriteDeps,
   kind: VersionedKind<D, H>,
   doc: D,
   ws: WorkspaceDoc,
   hint: H | undefined,
+  which: (step: VersionedKind<D, H>["steps"][number]) => boolean = () => true,
 ): Promise<void> {
   for (const step of kind.steps) {
+    if (!which(step)) continue;
     await step.run(deps, doc, ws, hint);
     interrupt(deps, step.name);
   }
@@ -340,10 +373,18 @@ async function finishSteps<D extends VersionedDoc, H>(
 
 /** The version's event (its feed position with it), then the pending mark cleared. */
 async function finishEvent<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, hint: H | undefined): Promise<void> {
+  await recordVersionEvent(deps, kind, doc, hint);
+  await clearPending(deps, kind, doc);
+}
+
+async function recordVersionEvent<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, hint: H | undefined): Promise<void> {
   const type = doc.lastChange?.event;
   const event = type ? await kind.event(deps, doc, type, hint) : null;
   if (event) await recordEvent(deps, event, { counted: true, id: versionEventId(doc._id, doc.version), version: doc.version });
   interrupt(deps, "event");
+}
+
+async function clearPending<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D): Promise<void> {
   await kind.collection(deps).updateOne({ _id: doc._id, version: doc.version } as never, { $set: { revisionPending: false } } as never);
   kind.forget?.(deps, doc._id);
   interrupt(deps, "finished");

@@ -42,7 +42,9 @@ export const PAGES: VersionedKind<PageDoc, PageHint> = {
     },
     {
       // The search index (search-index.ts): only the terms whose weight changed are written.
+      // After the answer: a new page's hundreds of terms cost seconds on a large index.
       name: "search",
+      late: true,
       run: (deps, page) => indexPage(deps, page),
     },
     {
