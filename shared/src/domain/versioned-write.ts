@@ -281,9 +281,14 @@ const chains = new Map<string, { tail: Promise<void>; waiting: number }>();
 /** How many versions of one workspace may wait to be finished before a writer waits for them. */
 const CHAIN_MAX = 16;
 
+/** How many late steps this process may be running before a writer waits for one of them. */
+const LATE_MAX = 32;
+
 /**
  * Step 4, where the configuration puts it: before the answer (`WRITE_FINISH=inline`, the
- * default), or after it (`after_answer`): the version is already durable (its pending mark
+ * default; the kind's late steps and the cleared mark just after it, LATE_MAX at most in
+ * flight, so a burst of new pages never outgrows what the database indexes), or after it
+ * (`after_answer`): the version is already durable (its pending mark
  * is written with it, so the sweeper finishes it should this process stop), and this
  * process finishes them: each version's own steps at once, and the events of a workspace's
  * versions (with their feed positions) one after the other in the order written.
@@ -307,6 +312,7 @@ async function finish<D extends VersionedDoc, H>(deps: WriteDeps, kind: Versione
       })
       .finally(() => lateSteps.delete(late));
     lateSteps.add(late);
+    if (lateSteps.size > LATE_MAX) await Promise.race(lateSteps);
     return;
   }
   const chain = chains.get(ws._id) ?? { tail: Promise.resolve(), waiting: 0 };
