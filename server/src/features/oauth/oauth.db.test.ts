@@ -454,13 +454,14 @@ describe("client ID metadata documents", () => {
       },
     ],
   ];
-  it.each(bad)("a document that is %s: %s, nothing stored", async (_what, error, handler) => {
+  it.each(bad)("a document that is %s: %s, nothing stored", async (what, error, handler) => {
     let url = "";
     const site = await startDocumentServer((req, res) => handler(url)(req, res));
     url = site.url;
     try {
       const before = await usableCount();
-      const res = await authorizeJson(cimdParams(`${site.url}/client.json`));
+      // A path of its own: the next case's server may get this one's port, and a URL that failed is noted (not fetched again at once).
+      const res = await authorizeJson(cimdParams(`${site.url}/${what.replaceAll(/\W+/g, "-")}/client.json`));
       expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ error, error_description: expect.any(String) });
       // Nothing but the brief note that this URL failed (so it is not fetched again at once).
