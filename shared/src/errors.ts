@@ -159,6 +159,16 @@ export function isDuplicateKey(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
+/** Runs an upsert once more when it lost a race to create the same document (the second finds it). */
+export async function retryOnDuplicate<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return await write();
+  }
+}
+
 const NETWORK_ERRORS = new Set([
   "MongoNetworkError",
   "MongoNetworkTimeoutError",

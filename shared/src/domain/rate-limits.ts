@@ -2,7 +2,7 @@
 // in process memory decides a limit). One window is one document; the sweeper clears old ones.
 import type { Config } from "../config";
 import type { Database, TokenDoc } from "../db/index";
-import { AppError, isDuplicateKey } from "../errors";
+import { AppError, isDuplicateKey, retryOnDuplicate } from "../errors";
 import { nowMs } from "./clock";
 
 export interface Limit {
@@ -25,14 +25,8 @@ export async function hit(deps: { database: Database }, limit: Limit, message = 
   const start = Math.floor(t / windowMs) * windowMs;
   const windowEnd = new Date(start + windowMs);
   const _id = `${limit.counter}:${limit.key}:${start}`;
-  let count: number;
-  try {
-    count = await increment(database, _id, windowEnd);
-  } catch (err) {
-    // Two first hits racing on the upsert: the loser increments the winner's document.
-    if (!isDuplicateKey(err)) throw err;
-    count = await increment(database, _id, windowEnd);
-  }
+  // Two first hits racing on the upsert: the loser increments the winner's document.
+  const count = await retryOnDuplicate(() => increment(database, _id, windowEnd));
   if (count > limit.max) {
     throw new AppError("rate_limited", message, { retryAfter: Math.max(1, Math.ceil((windowEnd.getTime() - t) / 1000)) });
   }

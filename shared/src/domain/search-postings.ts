@@ -24,8 +24,9 @@
 // are those of when the split began (writes made meanwhile show once the head names the new
 // fan-out).
 import type { SearchTermDoc } from "../db/index";
-import { isDuplicateKey } from "../errors";
+import { retryOnDuplicate } from "../errors";
 import type { StoreDeps } from "./deps";
+import { insertOnce } from "./versioned-write";
 
 /** The index's layout: forward documents and postings of another (or no) layout are not this one's. */
 export const SEARCH_LAYOUT = 2;
@@ -125,28 +126,17 @@ async function writeChange(deps: StoreDeps, workspaceId: string, key: string, c:
     const update = { $inc: inc, $setOnInsert: { workspaceId, term: c.term, v: SEARCH_LAYOUT } } as never;
     head = await retryOnDuplicate(() => searchTerms.findOneAndUpdate({ _id: hid }, update, { upsert: true, returnDocument: "after" }));
   }
+  // The band the posting joins, at the fan-out the head names: written first, then the posting leaves its old band.
+  const fan = c.to === null ? 1 : fanOutOf(head, c.to);
   if (c.to !== null && c.weight !== undefined) {
-    const fan = fanOutOf(head, c.to);
     // The band's first posting (as its head counts): its document is most likely not there yet.
     const first = fan === 1 && c.from !== c.to && head?.c?.[`b${c.to}`] === 1 && (await insertBand(deps, workspaceId, c.term, c.to, key, c.weight));
     if (!first) await writeInBand(deps, workspaceId, c.term, c.to, fan, key, c.weight);
   }
   if (c.from !== null && c.from !== c.to) await writeInBand(deps, workspaceId, c.term, c.from, fanOutOf(head, c.from), key, null);
-  if (c.to !== null) {
-    const fan = fanOutOf(head, c.to);
-    const to = nextFanOut(Math.max(0, head?.c?.[`b${c.to}`] ?? 0), fan);
-    if (to > fan) await splitBand(deps, workspaceId, c.term, c.to, fan, to);
-  }
-}
-
-async function retryOnDuplicate<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    // Two writers creating one document at once: the loser's upsert finds it the second time.
-    if (!isDuplicateKey(err)) throw err;
-    return await write();
-  }
+  if (c.to === null) return;
+  const to = nextFanOut(Math.max(0, head?.c?.[`b${c.to}`] ?? 0), fan);
+  if (to > fan) await splitBand(deps, workspaceId, c.term, c.to, fan, to);
 }
 
 /**
@@ -177,14 +167,8 @@ async function writeInBand(deps: StoreDeps, workspaceId: string, term: string, b
 }
 
 /** Creates `band`'s own document with `key`'s posting; false if it is there already (then it is written as any). */
-async function insertBand(deps: StoreDeps, workspaceId: string, term: string, band: number, key: string, weight: number): Promise<boolean> {
-  try {
-    await deps.database.c.searchTerms.insertOne({ _id: bandDocId(workspaceId, term, band), workspaceId, term, v: SEARCH_LAYOUT, p: { [key]: weight } });
-    return true;
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    return false;
-  }
+function insertBand(deps: StoreDeps, workspaceId: string, term: string, band: number, key: string, weight: number): Promise<boolean> {
+  return insertOnce(deps.database.c.searchTerms, { _id: bandDocId(workspaceId, term, band), workspaceId, term, v: SEARCH_LAYOUT, p: { [key]: weight } });
 }
 
 /**
@@ -217,13 +201,8 @@ export async function finishSplit(deps: StoreDeps, workspaceId: string, term: st
       const part = parts.get(partOf(k, to));
       if (part) part[k] = w;
     }
-    for (const [j, p] of parts) {
-      try {
-        await searchTerms.insertOne({ _id: partDocId(workspaceId, term, band, to, j), workspaceId, term, v: SEARCH_LAYOUT, p });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err; // copied already (and perhaps written since)
-      }
-    }
+    // A part there already was copied (and perhaps written since): left as it is.
+    for (const [j, p] of parts) await insertOnce(searchTerms, { _id: partDocId(workspaceId, term, band, to, j), workspaceId, term, v: SEARCH_LAYOUT, p });
   };
   await Promise.all(
     Array.from({ length: Math.min(4, fan) }, async () => {

@@ -423,11 +423,13 @@ export async function finishPendingVersions<D extends VersionedDoc, H>(
   return finished;
 }
 
-/** Inserts a revision, a second time being no change. */
-export async function insertOnce<T extends { _id: string }>(collection: Collection<T>, doc: T): Promise<void> {
+/** Inserts a document (a revision), a second time being no change; whether this call inserted it. */
+export async function insertOnce<T extends { _id: string }>(collection: Collection<T>, doc: T): Promise<boolean> {
   try {
     await collection.insertOne(doc as never);
+    return true;
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
+    return false;
   }
 }
