@@ -19,7 +19,7 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
 async function startServer(port: number, env: Record<string, string>) {
   const proc = startSourceProcess(serverDir, { NODE_ENV: "test", SERVER_PORT: String(port), MONGODB_URI: testMongoUri(), LOG_LEVEL: "info", ...env });
   await proc.waitFor("server listening");
-  return { child: proc.child, exited: proc.exited, out: proc.out };
+  return proc;
 }
 
 describe("graceful shutdown", () => {
@@ -78,7 +78,7 @@ describe("reading figures on a clean shutdown", () => {
     const port = await freePort();
     const viewLog = path.join(mkdtempSync(path.join(tmpdir(), "atelier-views-")), "views.log");
     // No flush on a timer during the test: only the shutdown writes them.
-    const { child, exited, out } = await startServer(port, {
+    const { child, exited, out, waitFor } = await startServer(port, {
       MONGODB_DB: database.name,
       ANALYTICS_FLUSH_SECONDS: "300",
       ANALYTICS_NGINX_LOG: viewLog,
@@ -86,10 +86,7 @@ describe("reading figures on a clean shutdown", () => {
     const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
     try {
       expect(out()).toContain("server listening");
-      for (let t = 0; !out().includes("reading nginx's view log"); t++) {
-        if (t > 100) throw new Error(`the view log never started:\n${out()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor("reading nginx's view log", 5_000);
       // Six reads nginx logged (its view log), then six this process served itself.
       for (let i = 0; i < 6; i++) appendFileSync(viewLog, `GET\t200\t/a/read-me\t-\tdocument\t-\t-\t-\t${firefox}\t-\t198.51.100.${(i % 3) + 1}\n`);
       for (let i = 0; i < 6; i++) {
