@@ -89,7 +89,7 @@ export interface VersionedKind<D extends VersionedDoc, H = undefined> {
      * sweeper like any step. With WRITE_FINISH=after_answer every step is after the answer.
      */
     late?: boolean;
-    run(deps: StoreDeps, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<void>;
+    run(deps: StoreDeps, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<unknown>;
   }[];
   /** The event of a version, by its type (lastChange.event). */
   event(deps: StoreDeps, doc: D, type: string, hint: H | undefined): Promise<EventInput | null>;
