@@ -3,6 +3,7 @@ import { revokeToken } from "@atelier/shared/domain/tokens";
 import { listAgents, setAgentBlocked } from "@atelier/shared/domain/agents";
 import { createWorkspaceFor, setVisibility } from "@atelier/shared/domain/workspaces";
 import { addMemberByEmail } from "@atelier/shared/domain/members";
+import { awaitWritesSettled } from "@atelier/shared/domain/versioned-write";
 import type { UserDoc } from "@atelier/shared/db";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -135,6 +136,7 @@ describe("authoring through the real MCP client", () => {
 
     const listed = await call(client, "list_pages", { workspace: wsSlug });
     expect((listed.data.pages as { slug: string }[]).map((p) => p.slug)).toContain(slug);
+    await awaitWritesSettled(); // a page is indexed just after its writer's answer
     const found = await call(client, "search_pages", { query: "HERONS" });
     expect((found.data.pages as { slug: string }[]).map((p) => p.slug)).toContain(slug);
 

@@ -143,7 +143,12 @@ export async function indexPage(deps: StoreDeps, page: PageDoc): Promise<void> {
   // A newer version is being finished by its own writer, which indexes that one.
   const current = await deps.database.c.pages.findOne({ _id: page._id }, { projection: { version: 1, deletingAt: 1 } });
   if (!current || current.deletingAt || current.version > page.version) return;
-  await indexTarget(deps, { workspaceId: page.workspaceId, kind: "page", id: page._id, version: page.version }, pageWeights(page));
+  const target = { workspaceId: page.workspaceId, kind: "page" as const, id: page._id };
+  await indexTarget(deps, { ...target, version: page.version }, pageWeights(page));
+  // A delete that began meanwhile may have unindexed before these postings were written (it
+  // marks the page first, then unindexes): whichever of the two looks last removes them.
+  const after = await deps.database.c.pages.findOne({ _id: page._id }, { projection: { deletingAt: 1 } });
+  if (!after || after.deletingAt) await unindexTarget(deps, target);
 }
 
 export async function indexTable(deps: StoreDeps, table: CollectionDoc): Promise<void> {

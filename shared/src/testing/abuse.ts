@@ -2,6 +2,7 @@
 // the tally of what was tried and seen, and the before/after snapshot of every collection
 // that proves nothing was written. Used by server/src/abuse and mcp-sidecar/src/abuse.
 import { COLLECTION_NAMES, type Database } from "../db/index";
+import { awaitWritesSettled } from "../domain/versioned-write";
 
 /**
  * Values an attacker sends where an id, slug, cursor or version belongs: wrong types, NoSQL
@@ -83,8 +84,12 @@ export const SNAPSHOT_EXCLUDED_FIELDS: Record<string, string[]> = {
   collections: ["countDirtyAt"],
 };
 
-/** Every document of every collection (but the excluded), as comparable text. */
+/**
+ * Every document of every collection (but the excluded), as comparable text, once this
+ * process's writes have settled (a page's search postings are written just after its answer).
+ */
 export async function snapshot(database: Database): Promise<Map<string, string[]>> {
+  await awaitWritesSettled();
   const out = new Map<string, string[]>();
   for (const name of COLLECTION_NAMES) {
     if (SNAPSHOT_EXCLUDED.has(name)) continue;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awaitWritesSettled } from "@atelier/shared/domain/versioned-write";
 import { Browser, signIn, startTestServer, trpcData, type TestServer } from "../../testing";
 
 let srv: TestServer;
@@ -22,7 +23,11 @@ afterAll(async () => {
   await srv.close();
 });
 
-const search = async (who: Browser, query: string) => trpcData<Results>(await who.query("search.everything", { query }));
+/** search.everything once the index has every write made so far (a page's text is indexed just after its writer's answer). */
+async function search(who: Browser, query: string): Promise<Results> {
+  await awaitWritesSettled();
+  return trpcData<Results>(await who.query("search.everything", { query }));
+}
 
 describe("search.everything", () => {
   it("finds workspaces, pages and tables the person can read by title, slug or text, and nothing of anyone else's", async () => {

@@ -69,8 +69,8 @@ describe("update_page's database round trips", () => {
     expect(response.filter((c) => c.includes("search"))).toEqual([]);
     // After the answer: the search index (the page read again, what was indexed, the two terms that changed: "warm" out,
     // "third" in, each its head's counts moved and read back, then its posting in its band: "third"'s band is new, so
-    // inserted; the two terms are written at once, so their commands interleave; and what is indexed now); then the
-    // pending mark cleared.
+    // inserted; the two terms are written at once, so their commands interleave; and what is indexed now; the page
+    // read once more, in case a delete began meanwhile); then the pending mark cleared.
     expect(after[0]).toBe("find pages");
     expect(after.filter((c) => c.includes("search")).sort()).toEqual([
       "find searchDocs",
@@ -80,8 +80,8 @@ describe("update_page's database round trips", () => {
       "update searchDocs",
       "update searchTerms",
     ]);
-    expect(after.at(-1)).toBe("update pages");
-    expect(after).toHaveLength(8);
+    expect(after.slice(-2)).toEqual(["find pages", "update pages"]);
+    expect(after).toHaveLength(9);
     const page = await database.c.pages.findOne({ slug: "rt-inline" });
     expect(page).toMatchObject({ version: 3, revisionPending: false });
   });
