@@ -1,6 +1,6 @@
 // /app/buckets/:slug/:pageSlug — one page: the published artifact in a sandboxed frame sized
 // to its content, its link, the history, and for those who may edit, the editor.
-import { useQuery } from "@tanstack/react-query";
+import { useIsMutating, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useSearchParams } from "wouter";
 import { ActorName } from "../components/actor-name";
@@ -47,6 +47,11 @@ export function PageScreen({ user, params }: PublicScreenProps) {
   // While editing, look for other people's (and agents') saves every 15 s, so a conflict
   // shows up before the save rather than after it.
   const page = useQuery(trpc.pages.get.queryOptions({ slug: pageSlug }, { refetchInterval: editing ? 15_000 : false }));
+  // A page taking a new address (named on its first save, or "Change address") answers 404 at
+  // the old one from the moment the move lands until this screen follows it there: a refetch in
+  // that moment (a live update, the 15 s look) is the move, not a deletion, and must not replace
+  // the open editor with "not found" (it would come back on the new address with the cursor lost).
+  const movingAway = useIsMutating({ mutationKey: trpc.pages.move.mutationKey() }) > 0 && page.isError && isNotFound(page.error) && page.data !== undefined;
   const [deleting, setDeleting] = useState(false);
   const [moving, setMoving] = useState(false);
   const remove = useDeletePage(slug);
@@ -72,7 +77,7 @@ export function PageScreen({ user, params }: PublicScreenProps) {
     );
 
   if (page.isPending || workspace.isPending) return <PageSkeleton kind="page" label="Opening the page…" />;
-  if (page.isError || workspace.isError) {
+  if ((page.isError && !movingAway) || workspace.isError) {
     const err = page.error ?? workspace.error;
     if (isNotFound(err)) {
       return (
