@@ -24,6 +24,7 @@ import { searchPages } from "@atelier/shared/domain/pages/search-pages";
 import { bandOf, forwardDocId, indexPage, keyTarget, pageWeights, searchKey } from "@atelier/shared/domain/search-index";
 import { bandDocId, bandDocIds, fanOutOf, headDocId, nextFanOut, partDocId, partOf, SEARCH_LAYOUT, SPLIT_AT } from "@atelier/shared/domain/search-postings";
 import { queryTerms, WEIGHT_SCALE } from "@atelier/shared/domain/search-text";
+import { awaitWritesSettled } from "@atelier/shared/domain/versioned-write";
 import { createWorkspace } from "@atelier/shared/domain/workspaces";
 import { newId } from "@atelier/shared/ids";
 import type { PageDoc, SearchTermDoc, UserDoc } from "@atelier/shared/db";
@@ -146,6 +147,8 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   const principal = { kind: "user" as const, user };
   // One page through the domain: the template every seeded page copies (its actors, dates, shape).
   await createPage(deps, principal, { slug: "template", title: "Template", body_markdown: "x", workspace: ws.slug });
+  // Its indexing runs just after the answer: let it finish before the index is emptied below.
+  await awaitWritesSettled();
   const template = (await database.c.pages.findOne({ slug: "template" })) as PageDoc;
   // Only the seeded pages are searched: the template and what the index holds of it go.
   await database.c.pages.deleteOne({ _id: template._id });
@@ -155,7 +158,8 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
   const cum = zipf(WORDS.length);
   log(`seeding ${opts.pages} pages…`);
   const t0 = performance.now();
-  // Postings kept compactly while seeding: per term, per band, the page's index × 256 + its weight.
+  // Postings kept compactly while seeding: per term, per band, the page's index × PACK + its weight.
+  const PACK = 1024; // above any weight (at most about 420: search-text.ts)
   const dict = new Map<string, Map<number, number[]>>();
   const ids: string[] = [];
   const keys: string[] = [];
@@ -186,7 +190,7 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
         const band = bandOf(w);
         let list = e.get(band);
         if (!list) e.set(band, (list = []));
-        list.push(n * 256 + w);
+        list.push(n * PACK + w);
       }
       // The forward document as indexPage writes it, less its term list (only edits read that; the
       // bench's edit below indexes a page through the domain, which writes a whole one).
@@ -229,8 +233,8 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
       if (fan > 1) split[`b${band}`] = Object.fromEntries(fans.slice(1).map((f) => [`f${f}`, 1]));
       const parts = Array.from({ length: fan }, () => ({}) as Record<string, number>);
       for (const x of list) {
-        const key = at(keys, Math.floor(x / 256));
-        at(parts, partOf(key, fan))[key] = x % 256;
+        const key = at(keys, Math.floor(x / PACK));
+        at(parts, partOf(key, fan))[key] = x % PACK;
       }
       c[`b${band}`] = list.length;
       n += list.length;

@@ -8,7 +8,7 @@ import { addMemberByEmail, removeMember } from "@atelier/shared/domain/members";
 import { createPage } from "@atelier/shared/domain/pages/create-page";
 import { searchPages } from "@atelier/shared/domain/pages/search-pages";
 import { registerAnonymous } from "@atelier/shared/domain/registrations";
-import { backfillSearchIndex, bandOf, forwardDocId, searchKey } from "@atelier/shared/domain/search-index";
+import { BACKFILL_META, backfillSearchIndex, bandOf, forwardDocId, searchKey } from "@atelier/shared/domain/search-index";
 import { bandDocId, headDocId, SEARCH_LAYOUT } from "@atelier/shared/domain/search-postings";
 import { searchEverything } from "@atelier/shared/domain/search";
 import { createCollection } from "@atelier/shared/domain/tables/create-collection";
@@ -216,7 +216,7 @@ describe("search_pages", () => {
     const page = must(await sc.database.c.pages.findOne({ slug }));
     await sc.database.c.searchTerms.deleteMany({ workspaceId: page.workspaceId });
     await sc.database.c.searchDocs.deleteMany({ workspaceId: page.workspaceId });
-    await sc.database.c.meta.deleteOne({ _id: `search-backfill-${SEARCH_LAYOUT}` });
+    await sc.database.c.meta.deleteOne({ _id: BACKFILL_META });
     const client = await connectClient(sc, (await makeToken(sc, owner)).credential);
     expect(await search(client, { query: "narwhal" })).toEqual([]);
     expect(await backfillSearchIndex(sc.deps)).toBeGreaterThan(0);
@@ -249,7 +249,7 @@ describe("search_pages", () => {
       version: page.version,
       terms: { axolotl: 100 },
     });
-    await sc.database.c.meta.deleteOne({ _id: `search-backfill-${SEARCH_LAYOUT}` });
+    await sc.database.c.meta.deleteOne({ _id: BACKFILL_META });
     expect(await backfillSearchIndex(sc.deps)).toBeGreaterThan(0);
     expect(await sc.database.c.searchTerms.findOne({ _id: `${page.workspaceId}:axolotl` })).toBeNull();
     expect(await sc.database.c.searchDocs.findOne({ _id: forwardDocId(page.workspaceId, searchKey("page", page._id)) })).toMatchObject({ v: SEARCH_LAYOUT });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bandOf, bandTop, keyTarget, postingChanges, searchKey } from "./search-index";
+import { bandOf, bandTop, keyTarget, pageWeights, postingChanges, searchKey } from "./search-index";
 import { nextFanOut, partOf, SPLIT_AT } from "./search-postings";
 
 describe("the search index's keys", () => {
@@ -59,5 +59,24 @@ describe("parts of a split band", () => {
     expect(60_000 / fan).toBeLessThanOrEqual(SPLIT_AT / 2);
     expect(60_000 / fan).toBeGreaterThan(SPLIT_AT / 4);
     expect(nextFanOut(60_000, fan)).toBe(fan);
+  });
+});
+
+describe("a term's weight", () => {
+  it("weighs words that name an object's own properties like any other", () => {
+    const page = (title: string, words: string[]) => ({
+      title,
+      slug: "p-1",
+      summary: "",
+      parts: [{ id: "prt_1", kind: "markdown" as const, body: words.join(" "), position: 0 }],
+    });
+    const w = pageWeights(page("Constructor notes", ["constructor", "valueof", "heron"]));
+    const plain = pageWeights(page("Heron notes", ["constructor", "valueof", "heron"]));
+    // "constructor" in the title weighs as "heron" does in the other's: a number, not Object's own function.
+    expect(w.constructor).toBe(plain.heron);
+    expect(Object.values(w).every((v) => Number.isInteger(v) && v > 0)).toBe(true);
+    // A new page with the word: the term is new, not moved from a band named by Object's own "constructor".
+    expect(postingChanges({}, { constructor: 120 })).toEqual([{ term: "constructor", from: null, to: bandOf(120), weight: 120 }]);
+    expect(postingChanges({ constructor: 120 }, {})).toEqual([{ term: "constructor", from: bandOf(120), to: null, weight: undefined }]);
   });
 });

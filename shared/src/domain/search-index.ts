@@ -119,8 +119,9 @@ export async function indexTarget(deps: StoreDeps, target: Target, weights: Reco
 export function postingChanges(old: Record<string, number>, now: Record<string, number>): PostingChange[] {
   const changes: PostingChange[] = [];
   for (const term of new Set([...Object.keys(old), ...Object.keys(now)])) {
-    const was = old[term];
-    const is = now[term];
+    // Own properties only: "constructor" is a word too.
+    const was = Object.hasOwn(old, term) ? old[term] : undefined;
+    const is = Object.hasOwn(now, term) ? now[term] : undefined;
     if (was === is) continue;
     changes.push({ term, from: was === undefined ? null : bandOf(was), to: is === undefined ? null : bandOf(is), weight: is });
   }
@@ -157,7 +158,7 @@ export async function indexTable(deps: StoreDeps, table: CollectionDoc): Promise
 }
 
 /** The backfill's record in `meta`, one per layout: a new layout's backfill runs once more over everything. */
-const BACKFILL_META = `search-backfill-${SEARCH_LAYOUT}`;
+export const BACKFILL_META = `search-backfill-${SEARCH_LAYOUT}`;
 /** How long a backfill's lease lasts without being renewed (renewed every RENEW documents). */
 const LEASE_MS = 120_000;
 const RENEW = 500;

@@ -117,15 +117,13 @@ export function termWeights(input: { titles: string[]; body: string }): Record<s
   for (const t of body) tf.set(t, (tf.get(t) ?? 0) + 1);
   for (const t of title) tf.set(t, (tf.get(t) ?? 0) + TITLE_BOOST);
   const length = lengthStep(body.length + title.length);
-  const out: Record<string, number> = {};
-  for (const [t, n] of tf) out[t] = weightOf(n, length);
+  // A map, not an object: a word such as "constructor" is a term like any other.
+  const out = new Map<string, number>();
+  for (const [t, n] of tf) out.set(t, weightOf(n, length));
   for (const t of new Set(title)) {
-    for (let i = PREFIX_MIN; i <= Math.min(PREFIX_MAX, t.length - 1); i++) {
-      const p = `${PREFIX_MARK}${t.slice(0, i)}`;
-      out[p] = Math.max(out[p] ?? 0, weightOf(TITLE_BOOST, length));
-    }
+    for (let i = PREFIX_MIN; i <= Math.min(PREFIX_MAX, t.length - 1); i++) out.set(`${PREFIX_MARK}${t.slice(0, i)}`, weightOf(TITLE_BOOST, length));
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** How long a snippet is, in characters (about). */
