@@ -5,13 +5,14 @@
 // check for the person asking. The page itself (pages.ts) is the source of truth: the
 // artifact is written after it, and the sweeper rewrites one a stopped process left behind.
 import type { ArtifactDoc, CollectionDoc, PageDoc, PartDoc, WorkspaceDoc } from "../db/index";
-import { AppError, isDuplicateKey } from "../errors";
+import { AppError } from "../errors";
 import { utf8Bytes } from "../schemas/cells";
 import { can, isHidden, type Principal } from "./access";
 import { now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { etagOf, RENDERER_VERSION, renderPage } from "./render";
 import { parseTableViewSpec, renderTableView, tableOfPart } from "./table-views";
+import { insertOnce } from "./versioned-write";
 
 const artifactKey = (slug: string) => `art:${slug}`;
 const workspaceTag = (workspaceId: string) => `artws:${workspaceId}`;
@@ -57,12 +58,7 @@ export async function reserveSlug(deps: StoreDeps, input: { slug: string; pageId
     redirect: null,
     updatedAt: t,
   };
-  try {
-    await deps.database.c.artifacts.insertOne(doc);
-    return;
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  if (await insertOnce(deps.database.c.artifacts, doc)) return;
   const { _id: _ignored, ...fields } = doc;
   // A moved page's old address: free once its redirect has run out, or at once for a page of
   // the same workspace (its owners chose to reuse it; another workspace never takes it early).

@@ -2,8 +2,9 @@
 // in process memory decides a limit). One window is one document; the sweeper clears old ones.
 import type { Config } from "../config";
 import type { Database, TokenDoc } from "../db/index";
-import { AppError, isDuplicateKey, retryOnDuplicate } from "../errors";
+import { AppError, retryOnDuplicate } from "../errors";
 import { nowMs } from "./clock";
+import { insertOnce } from "./versioned-write";
 
 export interface Limit {
   /** What is counted, e.g. "code-email". */
@@ -77,13 +78,8 @@ export async function chargeSandboxWrites(
   const charge = async () => (await database.c.rateLimits.updateOne({ _id, count: { $lte: max - count } }, { $inc: { count } })).modifiedCount === 1;
   if (await charge()) return;
   // No window yet (the first write of this minute), or not enough room left.
-  try {
-    await database.c.rateLimits.insertOne({ _id, count, windowEnd });
-    return;
-  } catch (err) {
-    // The window exists (full, or opened by a racing request): try the conditional update once more.
-    if (!isDuplicateKey(err)) throw err;
-  }
+  if (await insertOnce(database.c.rateLimits, { _id, count, windowEnd })) return;
+  // The window exists (full, or opened by a racing request): try the conditional update once more.
   if (await charge()) return;
   throw refuse();
 }

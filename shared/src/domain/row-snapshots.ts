@@ -10,8 +10,8 @@
 // query on the table's own rows). Rows are read after the label, so a copy is never older
 // than it says.
 import type { CellValue, CollectionDoc, RowDoc } from "../db/index";
-import { isDuplicateKey } from "../errors";
 import type { StoreDeps } from "./deps";
+import { insertOnce } from "./versioned-write";
 
 /** One condition of a row filter, as listRows checked it. */
 export type RowCondition =
@@ -90,12 +90,8 @@ export async function recordRowChange(
   rowIds: readonly string[],
 ): Promise<void> {
   const { rowChanges } = deps.database.c;
-  try {
-    await rowChanges.insertOne({ _id: changeId(table._id, version), workspaceId: table.workspaceId, collectionId: table._id, version, rowIds: [...rowIds] });
-  } catch (err) {
-    // A retried call: the note is already there.
-    if (!isDuplicateKey(err)) throw err;
-  }
+  // A retried call: the note is already there.
+  await insertOnce(rowChanges, { _id: changeId(table._id, version), workspaceId: table.workspaceId, collectionId: table._id, version, rowIds: [...rowIds] });
   if (version > ROW_CHANGES_KEPT) await rowChanges.deleteOne({ _id: changeId(table._id, version - ROW_CHANGES_KEPT) });
 }
 

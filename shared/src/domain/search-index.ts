@@ -29,6 +29,7 @@ import { isDuplicateKey } from "../errors";
 import type { StoreDeps } from "./deps";
 import { type PostingChange, SEARCH_LAYOUT, writePostings } from "./search-postings";
 import { pageBodyText, termWeights } from "./search-text";
+import { insertOnce } from "./versioned-write";
 
 export type SearchKind = "page" | "table";
 
@@ -100,16 +101,9 @@ export async function indexTarget(deps: StoreDeps, target: Target, weights: Reco
   const old = before?.v === SEARCH_LAYOUT ? before.terms : {};
   await writePostings(deps, target.workspaceId, key, postingChanges(old, weights));
   const doc = { workspaceId: target.workspaceId, kind: target.kind, targetId: target.id, version: target.version, terms: weights, v: SEARCH_LAYOUT };
-  if (before) {
-    await searchDocs.updateOne({ _id: fid, version: { $lte: target.version } }, { $set: doc });
-  } else {
-    try {
-      await searchDocs.insertOne({ _id: fid, ...doc });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      await searchDocs.updateOne({ _id: fid, version: { $lte: target.version } }, { $set: doc });
-    }
-  }
+  // The first index of a target inserts; a racing one that inserted first is updated like any.
+  if (!before && (await insertOnce(searchDocs, { _id: fid, ...doc }))) return;
+  await searchDocs.updateOne({ _id: fid, version: { $lte: target.version } }, { $set: doc });
 }
 
 /**

@@ -423,7 +423,7 @@ export async function finishPendingVersions<D extends VersionedDoc, H>(
   return finished;
 }
 
-/** Inserts a document (a revision), a second time being no change; whether this call inserted it. */
+/** Inserts a document whose `_id` another call may have inserted already (a retry, a racing writer): whether this call inserted it. */
 export async function insertOnce<T extends { _id: string }>(collection: Collection<T>, doc: T): Promise<boolean> {
   try {
     await collection.insertOne(doc as never);

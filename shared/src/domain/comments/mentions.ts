@@ -9,7 +9,6 @@
 // person's mail is taken with a lease on their account (one conditional update), so one send
 // wins and the mentions it took are deleted after it.
 import type { CommentDoc, CommentMention, MentionMailDoc, UserDoc, WorkspaceDoc } from "../../db/index";
-import { isDuplicateKey } from "../../errors";
 import { newId } from "../../ids";
 import type { MentionableView } from "../../schemas/comments";
 import { roleOf, type Principal } from "../access";
@@ -17,6 +16,7 @@ import { addSeconds, now } from "../clock";
 import type { Deps, StoreDeps } from "../deps";
 import { unlinkableText } from "../display-text";
 import type { Mail } from "../mail";
+import { insertOnce } from "../versioned-write";
 import { readableWorkspace } from "../workspaces";
 import { mayComment } from "./comment-access";
 
@@ -117,12 +117,7 @@ export async function queueMentionMails(deps: Pick<StoreDeps, "database" | "conf
       dueAt: addSeconds(t, deps.config.MENTION_MAIL_DELAY_SECONDS),
       sendId: null,
     };
-    try {
-      await deps.database.c.mentionMails.insertOne(doc);
-      queued++;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+    if (await insertOnce(deps.database.c.mentionMails, doc)) queued++;
   }
   return queued;
 }
