@@ -1,8 +1,6 @@
 // The change feed's order: positions with no gaps and no duplicates as readers see them,
 // under concurrent writers, across stopped writers, retries and retention.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { CommandStartedEvent } from "mongodb";
-import type { ChangeDoc, Database } from "../../db/index";
 import { AppError } from "../../errors";
 import { testDatabase, testDeps, type TestDatabase, type TestDeps } from "../../testing/index";
 import { advanceClock, resetClock } from "../clock";
@@ -107,71 +105,6 @@ describe("order", () => {
     await expect(database.c.changes.insertOne({ ...(third ?? change("ws_hole", "x")), _id: "ws_hole:2", seq: 2, eventId: "evt_2" } as never)).rejects.toThrow();
     await appendChange(deps, change("ws_hole", "evt_4"));
     expect((await readAll("ws_hole", 10)).map((c) => c.eventId)).toEqual(["evt_1", "evt_3", "evt_4"]);
-  });
-
-  it("numbers and inserts the appends a process makes at once together, and a lone one at once", async () => {
-    const seen: string[] = [];
-    const on = (e: CommandStartedEvent) => {
-      if (e.databaseName === database.name) seen.push(`${e.commandName} ${String((e.command as Record<string, unknown>)[e.commandName])}`);
-    };
-    database.client.on("commandStarted", on);
-    try {
-      const got = await Promise.all(Array.from({ length: 8 }, (_, i) => appendChange(deps, change("ws_group", `evt_g${i}`))));
-      expect(got).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      // One counter and one insert for the workspace's eight, the same for their eight signals.
-      expect(seen.filter((c) => c === "findAndModify changeHeads")).toHaveLength(2);
-      expect(seen.filter((c) => c === "insert changes")).toHaveLength(1);
-      expect(seen.filter((c) => c === "insert changeSignals")).toHaveLength(1);
-      seen.length = 0;
-      expect(await appendChange(deps, change("ws_group", "evt_alone"))).toBe(9);
-      expect(seen).toEqual(["findAndModify changeHeads", "insert changes", "findAndModify changeHeads", "insert changeSignals"]);
-    } finally {
-      database.client.off("commandStarted", on);
-    }
-    expect((await readAll("ws_group", 20)).map((c) => c.eventId)).toEqual([...Array.from({ length: 8 }, (_, i) => `evt_g${i}`), "evt_alone"]);
-  });
-
-  it("gives an event of a batch that was recorded before no position, and the others theirs", async () => {
-    expect(await appendChange(deps, change("ws_batch", "evt_b1"))).toBe(1);
-    const got = await Promise.all(["evt_b0", "evt_b1", "evt_b2"].map((e) => appendChange(deps, change("ws_batch", e))));
-    expect(got).toEqual([2, null, 4]);
-    // Position 3 is a hole, filled at once: a reader passes it without waiting.
-    expect((await readAll("ws_batch", 10)).map((c) => [c.seq, c.eventId])).toEqual([
-      [1, "evt_b1"],
-      [2, "evt_b0"],
-      [4, "evt_b2"],
-    ]);
-  });
-
-  it("gives a member of a batch whose position a reader gave up for lost the next position", async () => {
-    // A reader fills the second position as a hole just before the batch is inserted (its writer looked stopped).
-    const real = database.c.changes;
-    let filled = false;
-    const changes = new Proxy(real, {
-      get(target, prop, receiver) {
-        if (prop === "insertMany") {
-          return async (docs: ChangeDoc[], options: unknown) => {
-            const second = docs[1];
-            if (!filled && second) {
-              filled = true;
-              await real.insertOne({ ...second, eventId: `hole:${second._id}`, type: "hole", hole: true });
-            }
-            return real.insertMany(docs, options as never);
-          };
-        }
-        const value: unknown = Reflect.get(target, prop, receiver);
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    const racing = { ...deps, database: Object.assign(Object.create(database) as Database, { c: { ...database.c, changes } }) };
-    const got = await Promise.all(["evt_l0", "evt_l1", "evt_l2"].map((e) => appendChange(racing, change("ws_lost", e))));
-    expect(filled).toBe(true);
-    expect(got).toEqual([1, 4, 3]);
-    expect((await readAll("ws_lost", 10)).map((c) => [c.seq, c.eventId])).toEqual([
-      [1, "evt_l0"],
-      [3, "evt_l2"],
-      [4, "evt_l1"],
-    ]);
   });
 
   it("carries ids and versions, never titles or content, and records each page version once", async () => {

@@ -5,8 +5,7 @@
 //
 // How a position is taken (measured against the alternatives: docs/decisions.md, "The change
 // feed's order"): each feed has a counter (its head document); a writer takes the next
-// number with one atomic $inc, then inserts the change at `${workspaceId}:${seq}` (the
-// appends a process makes at once are numbered and inserted together: group commit). Two
+// number with one atomic $inc, then inserts the change at `${workspaceId}:${seq}`. Two
 // writers never get one number, but the later number may be written first, so a reader that
 // meets a missing position before a later one waits for it: the writer is still at work.
 // A position still missing once a later one is older than HOLE_GRACE_MS belongs to a writer
@@ -34,131 +33,52 @@ async function headOf(database: Database, feed: string): Promise<ChangeHeadDoc |
   return database.c.changeHeads.findOne({ _id: feed });
 }
 
-/** Takes the next `k` numbers of a feed's counter; returns the last of them. */
-async function takePositions(database: Database, feed: string, k: number): Promise<number> {
+/** Takes the next number of a feed's counter. */
+async function takePosition(database: Database, feed: string): Promise<number> {
   for (let i = 0; ; i++) {
     try {
       const head = await database.c.changeHeads.findOneAndUpdate(
         { _id: feed },
-        { $inc: { seq: k }, $set: { at: now() }, $setOnInsert: { floor: 1 } },
+        { $inc: { seq: 1 }, $set: { at: now() }, $setOnInsert: { floor: 1 } },
         { upsert: true, returnDocument: "after" },
       );
       if (head) return head.seq;
     } catch (err) {
-      // Two first writers upserting at once: the loser takes the next numbers.
+      // Two first writers upserting at once: the loser takes the next number.
       if (!isDuplicateKey(err) || i > 3) throw err;
     }
   }
 }
 
-/** Where a feed's entries are kept: written several at once, read and filled one position at a time. */
-interface FeedStore {
-  /** An unordered insert: a duplicate key fails its own document, never the others. */
-  insert: (docs: object[]) => Promise<unknown>;
-  read: (p: number) => Promise<{ hole?: boolean } | null>;
-  fill: (p: number) => Promise<unknown>;
-}
-
-interface Waiter {
-  make: (p: number) => object;
-  tries: number;
-  resolve: (p: number | null) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
- * Group commit: the appends to one feed that a process makes while it is numbering a batch
- * wait and are numbered together (one $inc of k), then inserted together (one insert of k),
- * so k concurrent writers cost two commands instead of 2k and queue on the counter once.
- * A lone append goes at once, as before. Batches are numbered one after another per feed and
- * process, in the order the appends came; their inserts may overlap.
+ * Inserts `make(p)` at a position of its own. Returns the position, or null when the write
+ * had been done before (its unique key is taken: the position is then filled as a hole).
  */
-interface Queue {
-  waiting: Waiter[];
-  numbering: boolean;
-}
-const queues = new WeakMap<Database, Map<string, Queue>>();
-const MAX_BATCH = 64;
-const MAX_TRIES = 20;
-
-/**
- * Inserts `make(p)` at a position of its own. Resolves to the position, or null when the
- * write had been done before (its unique key is taken: the position is then filled as a hole).
- */
-function appendAt(database: Database, feed: string, make: (p: number) => object): Promise<number | null> {
-  return new Promise((resolve, reject) => enqueue(database, feed, { make, tries: 0, resolve, reject }));
-}
-
-function enqueue(database: Database, feed: string, w: Waiter): void {
-  let feeds = queues.get(database);
-  if (!feeds) queues.set(database, (feeds = new Map()));
-  let q = feeds.get(feed);
-  if (!q) feeds.set(feed, (q = { waiting: [], numbering: false }));
-  q.waiting.push(w);
-  if (q.numbering) return;
-  q.numbering = true;
-  // After this turn's other appends have joined (writers started together batch at once).
-  queueMicrotask(() => void numberBatches(database, feed, storeOf(database, feed), q, feeds));
-}
-
-async function numberBatches(database: Database, feed: string, store: FeedStore, q: Queue, feeds: Map<string, Queue>): Promise<void> {
-  while (q.waiting.length > 0) {
-    const batch = q.waiting.splice(0, MAX_BATCH);
-    let last: number;
+async function appendAt(
+  database: Database,
+  feed: string,
+  insert: (p: number) => Promise<unknown>,
+  read: (p: number) => Promise<{ hole?: boolean } | null>,
+  fill: (p: number) => Promise<unknown>,
+): Promise<number | null> {
+  for (let tries = 0; tries < 20; tries++) {
+    const p = await takePosition(database, feed);
     try {
-      last = await takePositions(database, feed, batch.length);
+      await insert(p);
+      return p;
     } catch (err) {
-      for (const w of batch) w.reject(err);
-      continue;
+      if (!isDuplicateKey(err)) throw err;
     }
-    void insertBatch(database, feed, store, batch, last - batch.length + 1);
+    const there = await read(p);
+    if (there?.hole) continue; // a reader gave our position up for lost: take another
+    if (there) throw new Error(`change feed ${feed}: position ${p} taken twice`);
+    // Not the position: the write's own unique key, written before. Leave no hole behind.
+    await fill(p).catch((err: unknown) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
+    return null;
   }
-  q.numbering = false;
-  feeds.delete(feed);
-}
-
-/** The index of each document an unordered insert refused, with its error; null when the insert failed as a whole. */
-function refused(err: unknown, n: number): Map<number, unknown> | null {
-  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  if (list.length > 0) return new Map(list.map((e: { index?: number }) => [e.index ?? 0, e]));
-  return n === 1 && isDuplicateKey(err) ? new Map([[0, err]]) : null;
-}
-
-async function insertBatch(database: Database, feed: string, store: FeedStore, batch: Waiter[], first: number): Promise<void> {
-  let failed = new Map<number, unknown>();
-  try {
-    await store.insert(batch.map((w, i) => w.make(first + i)));
-  } catch (err) {
-    const each = refused(err, batch.length);
-    if (!each) {
-      for (const w of batch) w.reject(err);
-      return;
-    }
-    failed = each;
-  }
-  batch.forEach((w, i) => {
-    const err = failed.get(i);
-    if (err === undefined) w.resolve(first + i);
-    else void recover(database, feed, store, w, first + i, err).then(w.resolve, w.reject);
-  });
-}
-
-/** One refused document: its position given up by a reader (take another), or its own unique key written before. */
-async function recover(database: Database, feed: string, store: FeedStore, w: Waiter, p: number, err: unknown): Promise<number | null> {
-  if (!isDuplicateKey(err)) throw err;
-  const there = await store.read(p);
-  if (there?.hole) {
-    // A reader gave our position up for lost: take another.
-    if (++w.tries >= MAX_TRIES) throw new Error(`change feed ${feed}: no position could be written`);
-    return new Promise((resolve, reject) => enqueue(database, feed, { ...w, resolve, reject }));
-  }
-  if (there) throw new Error(`change feed ${feed}: position ${p} taken twice`);
-  // Not the position: the write's own unique key, written before. Leave no hole behind.
-  await store.fill(p).catch((e: unknown) => {
-    if (!isDuplicateKey(e)) throw e;
-  });
-  return null;
+  throw new Error(`change feed ${feed}: no position could be written`);
 }
 
 export interface ChangeInput {
@@ -180,17 +100,24 @@ export async function appendChange(deps: { database: Database }, input: ChangeIn
   const at = now();
   const actor: ChangeDoc["actor"] = { kind: input.actor.kind, userId: input.actor.userId, ...(input.actor.tokenId ? { tokenId: input.actor.tokenId } : {}) };
   const target = { kind: input.target.kind, id: input.target.id };
-  const seq = await appendAt(database, input.workspaceId, (p): ChangeDoc => ({
-    _id: changeId(input.workspaceId, p),
-    workspaceId: input.workspaceId,
-    seq: p,
-    eventId: input.eventId,
-    type: input.type,
-    actor,
-    target,
-    ...(input.version !== undefined ? { version: input.version } : {}),
-    at,
-  }));
+  const seq = await appendAt(
+    database,
+    input.workspaceId,
+    (p) =>
+      database.c.changes.insertOne({
+        _id: changeId(input.workspaceId, p),
+        workspaceId: input.workspaceId,
+        seq: p,
+        eventId: input.eventId,
+        type: input.type,
+        actor,
+        target,
+        ...(input.version !== undefined ? { version: input.version } : {}),
+        at,
+      }),
+    (p) => database.c.changes.findOne({ _id: changeId(input.workspaceId, p) }),
+    (p) => fillChange(database, input.workspaceId, p),
+  );
   if (seq !== null) await signal(deps, { kind: "workspace", id: input.workspaceId, seq, type: input.type, target });
   return seq;
 }
@@ -215,26 +142,17 @@ function fillSignal(database: Database, p: number): Promise<unknown> {
   return database.c.changeSignals.insertOne({ _id: String(p), kind: "hole", id: "", hole: true, at: now() });
 }
 
-/** The signals' store, or a workspace's feed's. */
-function storeOf(database: Database, feed: string): FeedStore {
-  if (feed === SIGNALS) {
-    return {
-      insert: (docs) => database.c.changeSignals.insertMany(docs as ChangeSignalDoc[], { ordered: false }),
-      read: (p) => database.c.changeSignals.findOne({ _id: String(p) }),
-      fill: (p) => fillSignal(database, p),
-    };
-  }
-  return {
-    insert: (docs) => database.c.changes.insertMany(docs as ChangeDoc[], { ordered: false }),
-    read: (p) => database.c.changes.findOne({ _id: changeId(feed, p) }),
-    fill: (p) => fillChange(database, feed, p),
-  };
-}
-
 /** Tells every process about a change (a workspace's new position, a token revoked). */
 export async function signal(deps: { database: Database }, s: Omit<ChangeSignalDoc, "_id" | "at">): Promise<void> {
+  const { database } = deps;
   const at = now();
-  await appendAt(deps.database, SIGNALS, (p): ChangeSignalDoc => ({ _id: String(p), ...s, at }));
+  await appendAt(
+    database,
+    SIGNALS,
+    (p) => database.c.changeSignals.insertOne({ _id: String(p), ...s, at }),
+    (p) => database.c.changeSignals.findOne({ _id: String(p) }),
+    (p) => fillSignal(database, p),
+  );
 }
 
 /**
