@@ -70,10 +70,18 @@ export function requestLineWriter(
   if (!destination || typeof bindings !== "string") throw new Error("requestLineWriter needs a pino logger");
   const level = pino.levels.values.info;
   const tail = `,"msg":${JSON.stringify(message)}}\n`;
+  // The time as pino writes it, formatted once per millisecond (many lines share one under load).
+  let ms = -1;
+  let iso = "";
   return (r) => {
     if (!logger.isLevelEnabled("info")) return;
+    const t = Date.now();
+    if (t !== ms) {
+      ms = t;
+      iso = new Date(t).toISOString();
+    }
     destination.write(
-      `{"level":${level},"time":"${new Date().toISOString()}"${bindings},"req":{"id":${JSON.stringify(r.id)},${r.method === undefined ? "" : `"method":${JSON.stringify(r.method)},`}` +
+      `{"level":${level},"time":"${iso}"${bindings},"req":{"id":${JSON.stringify(r.id)},${r.method === undefined ? "" : `"method":${JSON.stringify(r.method)},`}` +
         `"path":${JSON.stringify(loggablePath(r.url))}},"res":{"statusCode":${r.statusCode}},"responseTime":${Math.round(performance.now() - r.startedAt)}${tail}`,
     );
   };

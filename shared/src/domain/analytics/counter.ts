@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "../../db/index";
 import type { Config } from "../../config";
 import { sha256 } from "../../ids";
-import { now } from "../clock";
+import { now, nowMs } from "../clock";
 import { dayOf, hostKey } from "./visitors";
 
 /** One view as an adapter saw it. */
@@ -80,7 +80,19 @@ export class ViewCounter {
   private flushing: Promise<void> | null = null;
   private salts = new Map<string, string>();
 
+  /** The day of the last record and the moments it runs between (formatting a date costs more than a read's counting otherwise). */
+  private day = { name: "", from: 0, until: 0 };
+
   constructor(private readonly deps: CounterDeps) {}
+
+  private today(): string {
+    const t = nowMs();
+    if (t < this.day.from || t >= this.day.until) {
+      const from = t - (t % 86_400_000);
+      this.day = { name: dayOf(new Date(t)), from, until: from + 86_400_000 };
+    }
+    return this.day.name;
+  }
 
   get enabled(): boolean {
     return this.deps.config.ANALYTICS_ENABLED;
@@ -89,7 +101,7 @@ export class ViewCounter {
   /** Adds one view (or `times` alike) to the batch (nothing when counting is off). Synchronous and cheap: no I/O. */
   record(hit: ViewHit, times = 1): void {
     if (!this.enabled) return;
-    const day = dayOf(now());
+    const day = this.today();
     const link = hit.kind === "agent" ? null : hit.shareLinkId;
     const id = rowId(hit.pageId, link, day);
     let p = this.pending.get(id);

@@ -10,8 +10,8 @@ export interface BrowserRead {
   workspaceId: string;
   pageId: string;
   shareLinkId?: string | null;
-  /** The client's address as the trusted proxy gave it (never stored). */
-  address: string;
+  /** The client's address as the trusted proxy gave it (never stored); asked only when a visitor is counted. */
+  address: string | (() => string);
   userAgent: string | undefined;
   headers: Record<string, string | string[] | undefined>;
   /** A referring host or URL (only its host is kept). */
@@ -23,7 +23,8 @@ export function countBrowserRead(views: ViewCounter | undefined, read: BrowserRe
   if (!views?.enabled || optedOut(read.headers)) return;
   const at = { workspaceId: read.workspaceId, pageId: read.pageId, shareLinkId: read.shareLinkId ?? null };
   if (isBot(read.userAgent)) return views.record({ kind: "bot", ...at }, times);
-  views.record({ kind: "visit", ...at, visitor: visitorKey(read.address, read.userAgent), referrer: referrerHost(read.referrer) }, times);
+  const address = typeof read.address === "string" ? read.address : read.address();
+  views.record({ kind: "visit", ...at, visitor: visitorKey(address, read.userAgent), referrer: referrerHost(read.referrer) }, times);
 }
 
 /** The key an agent's reads are counted under: its OAuth client, or its token; null for nobody. */

@@ -68,7 +68,15 @@ export function countServedRead(
   const h = read.headers;
   if (!views?.enabled || (isPublic && countedUpstream(h))) return;
   if (!isPageOpen({ method: read.method, query: read.query, dest: one(h["sec-fetch-dest"]), purpose: one(h["sec-purpose"]) ?? one(h.purpose) })) return;
-  countBrowserRead(views, { ...at, address: read.address(), userAgent: one(h["user-agent"]), headers: h, referrer: one(h.referrer) ?? one(h.referer) });
+  countBrowserRead(views, {
+    workspaceId: at.workspaceId,
+    pageId: at.pageId,
+    shareLinkId: at.shareLinkId ?? null,
+    address: read.address,
+    userAgent: one(h["user-agent"]),
+    headers: h,
+    referrer: one(h.referrer) ?? one(h.referer),
+  });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
