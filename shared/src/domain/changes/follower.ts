@@ -57,9 +57,13 @@ export class ChangeFollower {
     return this.listeners.size;
   }
 
-  /** Reads what is new now (tests call it to skip the wait). */
+  /**
+   * Reads what is new now (tests call it to skip the wait). A read already under way may have
+   * begun before the change the caller waits for, so a fresh one follows it.
+   */
   poll(): Promise<void> {
-    this.running ??= this.readOnce().finally(() => (this.running = null));
+    if (this.running) return this.running.then(() => this.poll());
+    this.running = this.readOnce().finally(() => (this.running = null));
     return this.running;
   }
 
