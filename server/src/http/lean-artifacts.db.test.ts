@@ -57,9 +57,8 @@ describe("the lean read path for /a/{slug}", () => {
     const slug = await publicPage();
     // This process follows the change feed and drops cache entries that the page's own
     // creation and publishing make stale; let it read those signals first, or one could
-    // arrive mid-test and empty the cache the cases below read from. Twice: a read that
-    // began before the writes may still be running.
-    await srv.deps.follower?.poll();
+    // arrive mid-test and empty the cache the cases below read from (poll() reads after the
+    // call, past any read that began before the writes).
     await srv.deps.follower?.poll();
     const nobody = new Browser(srv.url);
     const first = await nobody.request(`/a/${slug}`); // a miss: the full route fills the cache
@@ -130,7 +129,6 @@ describe("views on the lean path (reading figures)", () => {
   const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
   it("counts each public read it answers that opens the page, as the full route would, unless a proxy in front counted it", async () => {
     const slug = await publicPage();
-    await srv.deps.follower?.poll();
     await srv.deps.follower?.poll();
     const read = (address: string, headers: Record<string, string> = {}) =>
       fetch(`${srv.url}/a/${slug}`, { headers: { "x-forwarded-for": address, "user-agent": FIREFOX, ...headers } });
