@@ -5,6 +5,7 @@ import { migrate } from "./migrations";
 export type * from "./documents";
 export { COLLECTION_NAMES, collections, ensureIndexes, type CollectionName, type Collections } from "./collections";
 export { contractViolations, watchContract, type ContractViolation } from "./contract";
+export { insertOnce } from "./insert-once";
 
 /** A connected database: what every domain function receives. */
 export interface Database {

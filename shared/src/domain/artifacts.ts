@@ -12,7 +12,7 @@ import { now } from "./clock";
 import type { StoreDeps } from "./deps";
 import { etagOf, RENDERER_VERSION, renderPage } from "./render";
 import { parseTableViewSpec, renderTableView, tableOfPart } from "./table-views";
-import { insertOnce } from "./versioned-write";
+import { insertOnce } from "../db";
 
 const artifactKey = (slug: string) => `art:${slug}`;
 const workspaceTag = (workspaceId: string) => `artws:${workspaceId}`;

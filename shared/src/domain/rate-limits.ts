@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import type { Database, TokenDoc } from "../db/index";
 import { AppError, retryOnDuplicate } from "../errors";
 import { nowMs } from "./clock";
-import { insertOnce } from "./versioned-write";
+import { insertOnce } from "../db";
 
 export interface Limit {
   /** What is counted, e.g. "code-email". */

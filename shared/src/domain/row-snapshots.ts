@@ -11,7 +11,7 @@
 // than it says.
 import type { CellValue, CollectionDoc, RowDoc } from "../db/index";
 import type { StoreDeps } from "./deps";
-import { insertOnce } from "./versioned-write";
+import { insertOnce } from "../db";
 
 /** One condition of a row filter, as listRows checked it. */
 export type RowCondition =

@@ -29,7 +29,7 @@ import { isDuplicateKey } from "../errors";
 import type { StoreDeps } from "./deps";
 import { type PostingChange, SEARCH_LAYOUT, writePostings } from "./search-postings";
 import { pageBodyText, termWeights } from "./search-text";
-import { insertOnce } from "./versioned-write";
+import { insertOnce } from "../db";
 
 export type SearchKind = "page" | "table";
 

@@ -26,7 +26,7 @@
 import type { SearchTermDoc } from "../db/index";
 import { retryOnDuplicate } from "../errors";
 import type { StoreDeps } from "./deps";
-import { insertOnce } from "./versioned-write";
+import { insertOnce } from "../db";
 
 /** The index's layout: forward documents and postings of another (or no) layout are not this one's. */
 export const SEARCH_LAYOUT = 2;

@@ -26,7 +26,7 @@
 // piece, and splitting them would hide the order that makes them safe.
 import type { Collection } from "mongodb";
 import type { Actor, EventDoc, WorkspaceDoc } from "../db/index";
-import { AppError, isDuplicateKey } from "../errors";
+import { AppError } from "../errors";
 import { versionEventId } from "../ids";
 import { addSeconds, now } from "./clock";
 import type { StoreDeps } from "./deps";
@@ -421,15 +421,4 @@ export async function finishPendingVersions<D extends VersionedDoc, H>(
     finished++;
   }
   return finished;
-}
-
-/** Inserts a document whose `_id` another call may have inserted already (a retry, a racing writer): whether this call inserted it. */
-export async function insertOnce<T extends { _id: string }>(collection: Collection<T>, doc: T): Promise<boolean> {
-  try {
-    await collection.insertOne(doc as never);
-    return true;
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    return false;
-  }
 }

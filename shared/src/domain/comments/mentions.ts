@@ -16,7 +16,7 @@ import { addSeconds, now } from "../clock";
 import type { Deps, StoreDeps } from "../deps";
 import { unlinkableText } from "../display-text";
 import type { Mail } from "../mail";
-import { insertOnce } from "../versioned-write";
+import { insertOnce } from "../../db";
 import { readableWorkspace } from "../workspaces";
 import { mayComment } from "./comment-access";
 

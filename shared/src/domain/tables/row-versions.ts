@@ -6,7 +6,8 @@ import { revisionId } from "../../ids";
 import { refreshTableViews } from "../artifacts";
 import type { StoreDeps } from "../deps";
 import { RECORD_OVERHEAD_BYTES, releaseUsage } from "../limits";
-import { insertOnce, type VersionedKind } from "../versioned-write";
+import { insertOnce } from "../../db";
+import type { VersionedKind } from "../versioned-write";
 import { tableChanged } from "./table-store";
 
 /** What the writer already has for the finishing steps: the row's table. */
