@@ -20,6 +20,7 @@
 //   WRITES_CASES (case names separated by ";", e.g. "update_page 1 KB;update_row": only those,
 //   beside the two floors). `--profile` profiles the inline sidecar over the run.
 import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
 import { copyFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -132,7 +133,17 @@ async function loadClient(): Promise<{ connect(url: string, token: string | null
     async connect(url, token) {
       const transport = new mod.StreamableHTTPClientTransport(new URL(url), { requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : {} });
       const client = new mod.Client({ name: "bench-writes", version: "1.0.0" });
-      await client.connect(transport);
+      // Every call's fetch adds an abort listener to the transport's one AbortSignal, which
+      // Node drops only when the request is collected: past 10 it printed a
+      // MaxListenersExceededWarning per transport (~900 lines a run). No limit for the signals
+      // made while connecting (the transport's), the process's default for everything else.
+      const limit = EventEmitter.defaultMaxListeners;
+      EventEmitter.defaultMaxListeners = 0;
+      try {
+        await client.connect(transport);
+      } finally {
+        EventEmitter.defaultMaxListeners = limit;
+      }
       return client;
     },
   };
