@@ -4,8 +4,10 @@
 // their default configuration (createMcpHandler + the node adapter) serving one no-op tool
 // (servers/mcp-noop.mjs). Both protocol generations: 2025-era requests (no initialize, as
 // stateless clients send them) and 2026-07-28 requests (`_meta` and the standard headers),
-// each compared with the floor on the same generation.
-import { readFileSync } from "node:fs";
+// each compared with the floor on the same generation. A second reference floor answers
+// get_page's own result (the same SDK, the same bytes): get_page against it is what the
+// sidecar costs beyond the SDK's cost of an answer that size.
+import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,15 +33,38 @@ const FIXTURE = path.join(HERE, "../fixtures/artifact-page.md");
 const NOOP_SERVER = path.join(HERE, "servers/mcp-noop.mjs");
 const SLUG = "weekly-status";
 
-export type McpTarget = "noop" | "noop-shared" | "get_page" | "get_page-before" | "tools/list" | "noop-2026" | "get_page-2026" | "get_page-2026-before";
-const TARGET_ORDER: McpTarget[] = ["noop", "get_page", "get_page-before", "tools/list", "noop-shared", "noop-2026", "get_page-2026", "get_page-2026-before"];
+export type McpTarget =
+  | "noop"
+  | "noop-shared"
+  | "noop-answer"
+  | "get_page"
+  | "get_page-before"
+  | "tools/list"
+  | "noop-2026"
+  | "noop-answer-2026"
+  | "get_page-2026"
+  | "get_page-2026-before";
+const TARGET_ORDER: McpTarget[] = [
+  "noop",
+  "get_page",
+  "get_page-before",
+  "tools/list",
+  "noop-shared",
+  "noop-answer",
+  "noop-2026",
+  "get_page-2026",
+  "get_page-2026-before",
+  "noop-answer-2026",
+];
 /** The floor each target is compared with: the no-op on the same protocol generation. */
 const FLOOR_OF: Partial<Record<McpTarget, McpTarget>> = {
   get_page: "noop",
   "get_page-before": "noop",
   "tools/list": "noop",
   "noop-shared": "noop",
+  "noop-answer": "noop",
   "get_page-2026": "noop-2026",
+  "noop-answer-2026": "noop-2026",
   "get_page-2026-before": "noop-2026",
 };
 
@@ -59,7 +84,7 @@ export interface McpOptions {
   serverBuild: ServerBuild;
   /** An earlier sidecar bundle (a copy of mcp-sidecar/dist/main.js inside mcp-sidecar/dist): get_page through it too, side by side. */
   beforeSidecarBundle: string | null;
-  /** Also profile the sidecar (get_page) and the no-op floor under load. */
+  /** Also profile the sidecar (get_page on both generations, tools/list) and the no-op floor under load. */
   profile: boolean;
   resultsDir: string;
   log: (line: string) => void;
@@ -114,12 +139,14 @@ export interface McpResult {
   target: { minRatio: number; connections: number; ratio: number | null; met: boolean };
   /** Issue 30's target: get_page ≥ 1.0× its floor on each generation. */
   target30: { minRatio: number; connections: number; ratio: number | null; ratio2026: number | null; met: boolean };
-  profiles: { getPage: ProfiledRun | null; toolsList: ProfiledRun | null; floor: ProfiledRun | null };
+  profiles: { getPage: ProfiledRun | null; getPage2026: ProfiledRun | null; toolsList: ProfiledRun | null; floor: ProfiledRun | null };
 }
 
 const LABELS: Record<McpTarget, string> = {
   noop: "no-op tool, SDK floor",
   "noop-shared": "no-op, one shared validator (reference)",
+  "noop-answer": "no-op answering get_page's answer (reference)",
+  "noop-answer-2026": "no-op answering get_page's answer, 2026-07-28 (reference)",
   get_page: "tools/call get_page",
   "tools/list": "tools/list",
   "noop-2026": "no-op tool, SDK floor, 2026-07-28",
@@ -197,10 +224,15 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   const sharedPort = await freePort();
   const sharedUrl = `http://127.0.0.1:${sharedPort}/mcp`;
   const floorShared = await startFloor("mcp no-op floor (shared validator)", sharedPort, [], ["shared-validator"]);
+  // The same floor answering get_page's own result (started below, once that is known): what the answer's size costs the SDK.
+  const answerPort = await freePort();
+  const answerUrl = `http://127.0.0.1:${answerPort}/mcp`;
 
   const requests: Record<McpTarget, { url: string; req: WrkRequest }> = {
     noop: { url: noopUrl, req: mcpRequest(toolCall("noop", {}), null) },
     "noop-shared": { url: sharedUrl, req: mcpRequest(toolCall("noop", {}), null) },
+    "noop-answer": { url: answerUrl, req: mcpRequest(toolCall("noop", {}), null) },
+    "noop-answer-2026": { url: answerUrl, req: modernRequest("tools/call", { name: "noop", arguments: {} }, null) },
     get_page: { url: sidecarUrl, req: mcpRequest(toolCall("get_page", { slug: SLUG }), agent.token) },
     "tools/list": { url: sidecarUrl, req: mcpRequest(jsonRpc("tools/list"), agent.token) },
     "noop-2026": { url: noopUrl, req: modernRequest("tools/call", { name: "noop", arguments: {} }, null) },
@@ -223,6 +255,14 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   const page = toolResult<{ page: { slug: string } }>(pageAnswer, "get_page");
   if (page.page.slug !== SLUG) throw new Error(`get_page returned ${page.page.slug}`);
   responses.get_page = { bytes: pageAnswer.bytes, ms: round2(pageAnswer.ms) };
+  const answerFile = path.join(dir, "get_page-result.json");
+  writeFileSync(answerFile, JSON.stringify((pageAnswer.json as { result: unknown }).result));
+  const floorAnswer = await startFloor("mcp no-op floor (get_page's answer)", answerPort, [], [`answer=${answerFile}`]);
+  for (const t of ["noop-answer", "noop-answer-2026"] as const) {
+    const a = await postMcp(answerUrl, requests[t].req);
+    if (toolResult<{ page: { slug: string } }>(a, t).page.slug !== SLUG) throw new Error(`${t} answered another result`);
+    responses[t] = { bytes: a.bytes, ms: round2(a.ms) };
+  }
   const listAnswer = await postMcp(sidecarUrl, requests["tools/list"].req);
   const tools = (listAnswer.json as { result?: { tools?: unknown[] } } | null)?.result?.tools;
   if (listAnswer.status !== 200 || !Array.isArray(tools))
@@ -237,6 +277,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   if (toolResult<{ page: { slug: string } }>(pageModern, "get_page (2026-07-28)").page.slug !== SLUG)
     throw new Error("get_page (2026-07-28) returned another page");
   responses["get_page-2026"] = { bytes: pageModern.bytes, ms: round2(pageModern.ms) };
+
   if (before) {
     // The earlier sidecar must give the same answer, or the comparison means nothing.
     for (const t of ["get_page-before", "get_page-2026-before"] as const) {
@@ -252,7 +293,12 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   const lookups = await getPageLookups(db.database, agent.token);
 
   const cpuTargets = (): Record<string, CpuTarget> => {
-    const t: Record<string, CpuTarget> = { sidecar: { pgrp: sidecar.pid }, floor: { pgrp: floor.pid }, "floor-shared": { pgrp: floorShared.pid } };
+    const t: Record<string, CpuTarget> = {
+      sidecar: { pgrp: sidecar.pid },
+      floor: { pgrp: floor.pid },
+      "floor-shared": { pgrp: floorShared.pid },
+      "floor-answer": { pgrp: floorAnswer.pid },
+    };
     if (before) t.before = { pgrp: before.pid };
     if (db.cpu) t.database = db.cpu;
     return t;
@@ -277,10 +323,10 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
     }
   }
 
-  const profiles: McpResult["profiles"] = { getPage: null, toolsList: null, floor: null };
+  const profiles: McpResult["profiles"] = { getPage: null, getPage2026: null, toolsList: null, floor: null };
   if (opts.profile) {
     const maxConnections = Math.max(...opts.connections);
-    for (const target of ["get_page", "tools/list"] as const) {
+    for (const target of ["get_page", "get_page-2026", "tools/list"] as const) {
       await sidecar.stop();
       const p = await profileUnderLoad({
         // From the sources: in the bundle every frame is in dist/main.js and packages cannot be told apart.
@@ -293,6 +339,7 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
       });
       log(`profiled sidecar (${target}, ${maxConnections} connections, tsx + --cpu-prof): ${p.rps} req/s, p99 ${fixed(p.p99Ms)} ms`);
       if (target === "get_page") profiles.getPage = p;
+      else if (target === "get_page-2026") profiles.getPage2026 = p;
       else profiles.toolsList = p;
     }
     await floor.stop();
@@ -318,7 +365,16 @@ export async function mcpBench(opts: McpOptions): Promise<McpResult> {
   }
   const medianRatios: McpResult["medianRatios"] = [];
   for (const c of opts.connections) {
-    for (const target of ["get_page", "get_page-before", "tools/list", "noop-shared", "get_page-2026", "get_page-2026-before"] as const) {
+    for (const target of [
+      "get_page",
+      "get_page-before",
+      "tools/list",
+      "noop-shared",
+      "noop-answer",
+      "get_page-2026",
+      "get_page-2026-before",
+      "noop-answer-2026",
+    ] as const) {
       const xs = ratios.filter((r) => r.connections === c && r.target === target).map((r) => r.rpsRatio);
       if (xs.length > 0) medianRatios.push({ connections: c, target, rpsRatio: round3(median(xs)) });
     }
@@ -428,6 +484,8 @@ function round3(n: number): number {
 const SERVER_OF: Record<McpTarget, string> = {
   noop: "floor",
   "noop-shared": "floor-shared",
+  "noop-answer": "floor-answer",
+  "noop-answer-2026": "floor-answer",
   get_page: "sidecar",
   "tools/list": "sidecar",
   "noop-2026": "floor",
@@ -436,6 +494,18 @@ const SERVER_OF: Record<McpTarget, string> = {
   "get_page-2026-before": "before",
 };
 const usesDb = (t: McpTarget) => SERVER_OF[t] === "sidecar" || SERVER_OF[t] === "before";
+
+/** Median over rounds of `target`'s req/s against `floor`'s at `connections`, or null. */
+function answerRatio(r: McpResult, target: McpTarget, floor: McpTarget, connections: number): number | null {
+  const xs: number[] = [];
+  for (const x of r.cases) {
+    if (x.target !== target || x.connections !== connections) continue;
+    const f = r.cases.find((y) => y.target === floor && y.connections === connections && y.round === x.round);
+    if (f && f.rps > 0) xs.push(x.rps / f.rps);
+  }
+  return xs.length > 0 ? median(xs) : null;
+}
+const pct = (x: number | null) => (x === null ? "not measured" : `${fixed(x * 100, 1)} %`);
 
 export function formatMcp(r: McpResult): string {
   const multi = r.setup.rounds > 1;
@@ -495,6 +565,14 @@ export function formatMcp(r: McpResult): string {
     `issue 30: get_page at ≥ ${r.target30.minRatio * 100} % of the floor on both generations at ${r.target30.connections} connections: ` +
       `2025 ${r.target30.ratio === null ? "not measured" : `${fixed(r.target30.ratio * 100, 1)} %`}, ` +
       `2026-07-28 ${r.target30.ratio2026 === null ? "not measured" : `${fixed(r.target30.ratio2026 * 100, 1)} %`} → ${r.target30.met ? "met" : "MISSED"}`,
+    `get_page against the no-op answering get_page's own ${r.responses["noop-answer"]?.bytes ?? "?"} bytes (what is left once the answer's size is the same): ` +
+      [...new Set(r.cases.map((c) => c.connections))]
+        .sort((x, y) => y - x)
+        .map(
+          (c) =>
+            `${c} connection${c === 1 ? "" : "s"}: 2025 ${pct(answerRatio(r, "get_page", "noop-answer", c))}, 2026-07-28 ${pct(answerRatio(r, "get_page-2026", "noop-answer-2026", c))}`,
+        )
+        .join("; "),
     `CPU% is of one core (the machine has ${availableParallelism()}); proc = the process answering (sidecar or floor), db = the embedded database, µs/req = CPU time per request; ` +
       `errors = socket errors + HTTP ≥ 400 + tool/JSON-RPC errors in 200 answers; other = the rest of the machine (${r.setup.backgroundCpuPercent === null ? "?" : Math.round(r.setup.backgroundCpuPercent)} % before the run).` +
       (r.cases.some((c) => c.noisy)
@@ -511,6 +589,7 @@ export function formatMcp(r: McpResult): string {
   ];
   for (const [name, p] of [
     ["sidecar, get_page (from its sources under tsx)", r.profiles.getPage],
+    ["sidecar, get_page 2026-07-28 (from its sources under tsx)", r.profiles.getPage2026],
     ["sidecar, tools/list (from its sources under tsx)", r.profiles.toolsList],
     ["no-op floor", r.profiles.floor],
   ] as const) {

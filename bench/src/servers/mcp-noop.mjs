@@ -11,7 +11,10 @@
 // package does not depend on the SDK itself, so the runner passes them). With
 // `shared-validator`, every McpServer gets one process-wide JSON Schema validator instead of
 // building its own (by default each new server builds an Ajv instance with its formats): a
-// reference for what that costs.
+// reference for what that costs. With `answer=FILE`, the tool answers the tool result stored
+// in FILE (the bench stores get_page's own: its text and structured content) instead of "ok":
+// what the SDK's default path costs for an answer of that size.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import process from "node:process";
@@ -25,7 +28,7 @@ const { toNodeHandler } = await load(nodeDir, "dist/index.mjs");
 const serverOptions = {};
 if (variant === "shared-validator") serverOptions.jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-const RESULT = { content: [{ type: "text", text: "ok" }] };
+const RESULT = variant?.startsWith("answer=") ? JSON.parse(readFileSync(variant.slice("answer=".length), "utf8")) : { content: [{ type: "text", text: "ok" }] };
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 const handler = createMcpHandler(() => {
