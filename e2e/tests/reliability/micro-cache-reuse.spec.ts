@@ -64,14 +64,15 @@ test("a fresh nginx serves a page from its micro-cache again after the cache let
     // Left alone past `inactive=10s`: the cache manager deletes the entry and its file.
     await expect(async () => expect(cacheFiles(cacheDir)).toBe(0)).toPass({ timeout: 30_000, intervals: [500] });
 
-    // Read again, a few times over two seconds: stored afresh, then a HIT.
+    // Read again, a few times over two seconds: stored afresh, then a HIT. (The copy lives one
+    // second, so a later read may be STALE while it is refreshed; with the fault every read
+    // was REVALIDATED, never a HIT.)
     const seen: string[] = [];
     for (let i = 0; i < 8; i++) {
       seen.push(await read());
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(seen, `X-Cache-Status of each read: ${seen.join(", ")}`).toContain("HIT");
-    expect(seen.at(-1)).toBe("HIT");
   } finally {
     nginx.kill("SIGTERM");
     rmSync(prefix, { recursive: true, force: true });
