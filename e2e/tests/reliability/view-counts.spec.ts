@@ -4,23 +4,15 @@
 // this test on loopback, trusted for X-Forwarded-For with `set_real_ip_from`, as
 // deploy/nginx.conf describes); that is the only change to the shipped file, and this nginx
 // writes its view log where the stack's own nginx does, which the stack's servers read.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { freePort } from "@atelier/shared/devtools/embedded-db";
 import { expect, test } from "@playwright/test";
-import { renderNginxConf } from "../../src/nginx";
 import { Api, uniqueEmail, uniqueSlug } from "../support/api";
+import { startOwnNginx } from "../support/nginx";
 import { table, writeSection } from "../support/report";
-import { stack } from "../support/stack";
 
 const VIEWS = 10_000;
 const VISITORS = 500;
 const LANES = 20;
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
-
-const portOf = (url: string) => Number(new URL(url).port);
 
 test("10,000 reads by 500 visitors through nginx are counted within 1 % and as exactly 500 uniques", async () => {
   test.setTimeout(300_000);
@@ -32,23 +24,9 @@ test("10,000 reads by 500 visitors through nginx are counted within 1 % and as e
   await api.mutation("workspaces.setVisibility", { slug: ws, visibility: "public" });
   await api.mutation("pages.create", { slug, title: "Popular", workspace: ws, body_markdown: "# Popular\n\nRead by many.\n" });
 
-  const prefix = mkdtempSync(path.join(tmpdir(), "atelier-lb-nginx-"));
-  const port = await freePort();
-  const conf = renderNginxConf({
-    template: stack.nginxTemplate,
-    prefix,
-    port,
-    serverPorts: [portOf(stack.serverUrls[0] ?? ""), portOf(stack.serverUrls[1] ?? "")],
-    sidecarPorts: [portOf(stack.sidecarUrls[0] ?? ""), portOf(stack.sidecarUrls[1] ?? "")],
-    viewLog: stack.viewLog,
-    realIpFrom: "127.0.0.1",
-  });
-  const check = spawnSync(stack.nginxPath, ["-t", "-q", "-p", prefix, "-c", conf.confFile], { encoding: "utf8" });
-  expect(check.status, check.stderr).toBe(0);
-  const nginx: ChildProcess = spawn(stack.nginxPath, ["-p", prefix, "-c", conf.confFile, "-g", "daemon off;"], { stdio: "ignore" });
-  const base = `http://127.0.0.1:${port}`;
+  const nginx = await startOwnNginx("lb", { realIpFrom: "127.0.0.1" });
+  const base = nginx.base;
   try {
-    await expect(async () => expect((await fetch(`${base}/healthz`)).status).toBe(200)).toPass({ timeout: 15_000 });
     const cache = new Map<string, number>();
     let next = 0;
     let failed = 0;
@@ -114,7 +92,6 @@ test("10,000 reads by 500 visitors through nginx are counted within 1 % and as e
       ),
     );
   } finally {
-    nginx.kill("SIGTERM");
-    rmSync(prefix, { recursive: true, force: true });
+    nginx.stop();
   }
 });
