@@ -289,6 +289,16 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
   const editVersion = new Map<number, { v: number; k: number }>();
   let created = 0;
   let tableN = 0;
+  // insert_rows: each worker's tables (`ins-W`, then `ins-W-1`, …) and the rows it has sent so far.
+  const INSERT_TABLES = 8;
+  const insertSlug = (w: number, g: number) => (g === 0 ? `ins-${w}` : `ins-${w}-${g}`);
+  const sentRows: number[] = Array.from({ length: maxConns }, () => 0);
+  const insertTable = (w: number, n: number) => {
+    const sent = sentRows[w] ?? 0;
+    const perTable = Math.floor(config.TABLE_MAX_ROWS / n) * n;
+    sentRows[w] = sent + n;
+    return insertSlug(w, Math.min(Math.floor(sent / perTable), INSERT_TABLES - 1));
+  };
   const targets: Record<Exclude<WriteTarget, "driver" | "update_page 1 KB, growth" | `${string}, after answer`>, (w: number, i: number) => Promise<boolean>> = {
     noop: async (w) => ok(await at(noopClients, w).callTool({ name: "noop", arguments: {} })),
     create_page: async (w) =>
@@ -309,12 +319,13 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
       editVersion.set(w, { v: (r.structuredContent as { version: number }).version, k: s.k + 1 });
       return true;
     },
-    "insert_rows ×1": async (w, i) => ok(await at(clients, w).callTool({ name: "insert_rows", arguments: { collection: `ins-${w}`, rows: [rowOf(i)] } })),
+    "insert_rows ×1": async (w, i) =>
+      ok(await at(clients, w).callTool({ name: "insert_rows", arguments: { collection: insertTable(w, 1), rows: [rowOf(i)] } })),
     "insert_rows ×100": async (w, i) =>
       ok(
         await at(clients, w).callTool({
           name: "insert_rows",
-          arguments: { collection: `ins-${w}`, rows: Array.from({ length: 100 }, (_, k) => rowOf(i * 100 + k)) },
+          arguments: { collection: insertTable(w, 100), rows: Array.from({ length: 100 }, (_, k) => rowOf(i * 100 + k)) },
         }),
       ),
     update_row: async (w, i) => {
@@ -333,10 +344,18 @@ export async function writesBench(opts: WritesOptions): Promise<WritesResult> {
     }
   };
   const freshTables = async () => {
-    // insert_rows: a fresh table per worker and case, so that no table fills up.
+    // insert_rows: fresh tables per worker and case, made before the case is timed; a worker
+    // moves to its next one before a batch would overflow TABLE_MAX_ROWS (a refused batch
+    // answers at once, and would pass for a fast write).
     tableN++;
-    for (let w = 0; w < maxConns; w++) await db.database.c.collections.deleteMany({ slug: `ins-${w}` }).catch(() => undefined);
-    for (let w = 0; w < maxConns; w++) await createCollection(plain, owner, { slug: `ins-${w}`, name: `Ins ${w} ${tableN}`, kind: "table", columns });
+    sentRows.fill(0);
+    for (let w = 0; w < maxConns; w++) {
+      for (let g = 0; g < INSERT_TABLES; g++) {
+        const slug = insertSlug(w, g);
+        await db.database.c.collections.deleteMany({ slug }).catch(() => undefined);
+        await createCollection(plain, owner, { slug, name: `Ins ${w}.${g} ${tableN}`, kind: "table", columns });
+      }
+    }
   };
 
   const cpuTargets: Record<string, CpuTarget> = {
