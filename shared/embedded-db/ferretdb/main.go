@@ -40,6 +40,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -72,6 +73,22 @@ func main() {
 	lookups := flag.Bool("lookup-indexes", false, "create indexes that FerretDB's own lookups use (lookup_indexes.go)")
 	narrow := flag.Bool("narrow-writes", true, "with --serialize-writes on SQLite: narrow {_id: X, ...} write filters to ones FerretDB pushes down (narrow.go)")
 	flag.Parse()
+
+	// ATELIER_FERRETDB_CPUPROFILE=FILE: a CPU profile of this process until it stops, for
+	// `go tool pprof` (docs/performance.md, "Where the embedded database's time goes").
+	if file := os.Getenv("ATELIER_FERRETDB_CPUPROFILE"); file != "" {
+		out, err := os.Create(file)
+		if err != nil {
+			fail("cpu profile: %v", err)
+		}
+		if err := pprof.StartCPUProfile(out); err != nil {
+			fail("cpu profile: %v", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			out.Close()
+		}()
+	}
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
