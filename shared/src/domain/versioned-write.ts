@@ -298,10 +298,9 @@ const LATE_MAX = 32;
 async function finish<D extends VersionedDoc, H>(deps: WriteDeps, kind: VersionedKind<D, H>, doc: D, ws: WorkspaceDoc, hint: H | undefined): Promise<void> {
   if (deps.config.WRITE_FINISH !== "after_answer") {
     // Inline: the version's steps and its event before the answer; its late steps (and the
-    // cleared mark) after it, still in this process.
+    // cleared mark, which no reader waits for) after it, still in this process.
     await finishSteps(deps, kind, doc, ws, hint, (step) => !step.late);
     await recordVersionEvent(deps, kind, doc, hint);
-    if (!kind.steps.some((step) => step.late)) return clearPending(deps, kind, doc);
     const late = new Promise((r) => setImmediate(r))
       .then(async () => {
         await finishSteps(deps, kind, doc, ws, hint, (step) => step.late === true);
