@@ -364,13 +364,15 @@ export async function searchBench(opts: SearchBenchOptions): Promise<SearchBench
     const { title, body } = pageText(n, cumAgain);
     const tw = title.split(" ");
     const bodyWords = body.toLowerCase().match(/[a-z]+/g) ?? [];
-    const rareBody = bodyWords.filter((w) => WORDS.indexOf(w) > WORDS.length / 3);
-    const rarest = [...new Set(bodyWords)].filter((w) => !tw.includes(w)).sort((a, b) => (rank.get(b) ?? 0) - (rank.get(a) ?? 0));
-    const titleWord = tw[Math.floor(jr() * tw.length)];
-    const queries = {
-      mixed: j % 2 === 0 ? tw.slice(0, 2).join(" ") : `${titleWord} ${rareBody[Math.floor(jr() * rareBody.length)] ?? tw[0]}`,
-      distinct: j % 2 === 0 ? tw.slice(0, 2).join(" ") : [titleWord, ...rarest.slice(0, 2)].join(" "),
-    };
+    // The two title words of even queries draw nothing, so the mixed set's odd queries draw as the first set's did.
+    const queries = { mixed: tw.slice(0, 2).join(" "), distinct: tw.slice(0, 2).join(" ") };
+    if (j % 2 === 1) {
+      const titleWord = tw[Math.floor(jr() * tw.length)];
+      const rareBody = bodyWords.filter((w) => (rank.get(w) ?? 0) > WORDS.length / 3);
+      const rarest = [...new Set(bodyWords)].filter((w) => !tw.includes(w)).sort((a, b) => (rank.get(b) ?? 0) - (rank.get(a) ?? 0));
+      queries.mixed = `${titleWord} ${rareBody[Math.floor(jr() * rareBody.length)] ?? tw[0]}`;
+      queries.distinct = [titleWord, ...rarest.slice(0, 2)].join(" ");
+    }
     for (const set of ["mixed", "distinct"] as const) {
       const found = (await run(queries[set])).map((p) => p.slug);
       if (found[0] === `p-${n}`) judgedSets[set].top1++;
