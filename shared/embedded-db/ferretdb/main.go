@@ -94,7 +94,7 @@ func main() {
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fail("bad --log-level: %v", err)
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(newLazyHandler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 
 	// Bound first, so the port a launcher picked is ours at once; clients wait in the backlog
 	// until FerretDB is up and the lookup indexes are reconciled.
